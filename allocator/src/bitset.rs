@@ -1,0 +1,211 @@
+//! A chunked sparse bit set for vreg sets (liveness): the set is a sorted
+//! vector of `(chunk, bits)` pairs, each chunk covering 64 consecutive
+//! indices, and only non-empty chunks are stored.
+//!
+//! Vreg sets are sparse over the whole function but dense in small regions
+//! (values defined near each other have near indices), so a few words cover
+//! a block's live set. Sorted chunks, rather than a hash map, make union a
+//! linear merge and iteration ordered.
+//!
+//! Invariant: chunks are strictly increasing and no stored word is zero.
+
+/// See the module documentation.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct SparseBitSet {
+    chunks: Vec<(u32, u64)>,
+}
+
+impl SparseBitSet {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn split(i: usize) -> (u32, u64) {
+        ((i >> 6) as u32, 1u64 << (i & 63))
+    }
+
+    #[inline]
+    fn find(&self, chunk: u32) -> Result<usize, usize> {
+        self.chunks.binary_search_by_key(&chunk, |c| c.0)
+    }
+
+    fn check(&self) {
+        debug_assert!(self.chunks.windows(2).all(|w| w[0].0 < w[1].0));
+        debug_assert!(self.chunks.iter().all(|c| c.1 != 0));
+    }
+
+    pub fn contains(&self, i: usize) -> bool {
+        let (c, bit) = Self::split(i);
+        self.find(c).is_ok_and(|k| self.chunks[k].1 & bit != 0)
+    }
+
+    /// Adds `i`; returns whether it was absent.
+    pub fn insert(&mut self, i: usize) -> bool {
+        let (c, bit) = Self::split(i);
+        match self.find(c) {
+            Ok(k) => {
+                let was = self.chunks[k].1 & bit != 0;
+                self.chunks[k].1 |= bit;
+                !was
+            }
+            Err(k) => {
+                self.chunks.insert(k, (c, bit));
+                true
+            }
+        }
+    }
+
+    /// Removes `i`; returns whether it was present.
+    pub fn remove(&mut self, i: usize) -> bool {
+        let (c, bit) = Self::split(i);
+        let Ok(k) = self.find(c) else { return false };
+        let was = self.chunks[k].1 & bit != 0;
+        self.chunks[k].1 &= !bit;
+        if self.chunks[k].1 == 0 {
+            self.chunks.remove(k);
+        }
+        was
+    }
+
+    /// `self ∪= other`; returns whether `self` grew.
+    pub fn union_with(&mut self, other: &SparseBitSet) -> bool {
+        // Fast path: every chunk of `other` already has a slot here, so the
+        // union is an in-place OR with no allocation.
+        let mut changed = false;
+        let mut k = 0;
+        let mut in_place = true;
+        for &(c, bits) in &other.chunks {
+            while k < self.chunks.len() && self.chunks[k].0 < c {
+                k += 1;
+            }
+            if k < self.chunks.len() && self.chunks[k].0 == c {
+                changed |= bits & !self.chunks[k].1 != 0;
+            } else {
+                in_place = false;
+                break;
+            }
+        }
+        if in_place {
+            if changed {
+                let mut k = 0;
+                for &(c, bits) in &other.chunks {
+                    while self.chunks[k].0 < c {
+                        k += 1;
+                    }
+                    self.chunks[k].1 |= bits;
+                }
+            }
+            return changed;
+        }
+        let mut merged = Vec::with_capacity(self.chunks.len() + other.chunks.len());
+        let (mut i, mut j) = (0, 0);
+        while i < self.chunks.len() || j < other.chunks.len() {
+            let a = self.chunks.get(i).copied();
+            let b = other.chunks.get(j).copied();
+            match (a, b) {
+                (Some(a), Some(b)) if a.0 == b.0 => {
+                    merged.push((a.0, a.1 | b.1));
+                    i += 1;
+                    j += 1;
+                }
+                (Some(a), Some(b)) if a.0 < b.0 => {
+                    merged.push(a);
+                    i += 1;
+                }
+                (Some(a), None) => {
+                    merged.push(a);
+                    i += 1;
+                }
+                (_, Some(b)) => {
+                    merged.push(b);
+                    j += 1;
+                }
+                (None, None) => unreachable!(),
+            }
+        }
+        self.chunks = merged;
+        self.check();
+        true
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(|c| c.1.count_ones() as usize).sum()
+    }
+
+    pub fn clear(&mut self) {
+        self.chunks.clear();
+    }
+
+    /// The members in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.chunks.iter().flat_map(|&(c, bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(((c as usize) << 6) | b)
+            })
+        })
+    }
+}
+
+impl std::fmt::Debug for SparseBitSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn matches_a_btreeset_under_random_operations() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..200 {
+            let (mut a, mut b) = (SparseBitSet::new(), SparseBitSet::new());
+            let (mut ra, mut rb) = (BTreeSet::new(), BTreeSet::new());
+            let span = [64usize, 300, 5000][rng.gen_range(0..3)];
+            for _ in 0..rng.gen_range(0..60) {
+                let x = rng.gen_range(0..span);
+                match rng.gen_range(0..4) {
+                    0 | 1 => assert_eq!(a.insert(x), ra.insert(x)),
+                    2 => assert_eq!(a.remove(x), ra.remove(&x)),
+                    _ => assert_eq!(b.insert(x), rb.insert(x)),
+                }
+            }
+            let before = ra.len();
+            ra.extend(rb.iter().copied());
+            assert_eq!(a.union_with(&b), ra.len() != before);
+            assert_eq!(
+                a.iter().collect::<Vec<_>>(),
+                ra.iter().copied().collect::<Vec<_>>()
+            );
+            assert_eq!(a.len(), ra.len());
+            for x in 0..span {
+                assert_eq!(a.contains(x), ra.contains(&x));
+            }
+            assert!(!a.union_with(&b), "second union changes nothing");
+            a.check();
+        }
+    }
+
+    #[test]
+    fn empty_chunks_are_dropped() {
+        let mut s = SparseBitSet::new();
+        s.insert(130);
+        s.remove(130);
+        assert!(s.is_empty());
+        assert_eq!(s, SparseBitSet::new());
+    }
+}

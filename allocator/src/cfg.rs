@@ -1,0 +1,118 @@
+//! Basic CFG walks: postorder, reverse postorder, reachability and critical
+//! edges.
+
+use crate::function::Function;
+use crate::index::Block;
+
+/// The blocks reachable from the entry, in postorder of an iterative
+/// depth-first search that visits successors in their listed order.
+pub fn postorder(f: &Function) -> Vec<Block> {
+    let n = f.num_blocks();
+    let mut order = Vec::with_capacity(n);
+    if n == 0 {
+        return order;
+    }
+    let mut visited = vec![false; n];
+    // (block, index of the next successor to visit)
+    let mut stack: Vec<(Block, usize)> = vec![(f.entry_block(), 0)];
+    visited[0] = true;
+    while let Some(top) = stack.last_mut() {
+        let (b, next) = *top;
+        let succs = f.block_succs(b);
+        if next < succs.len() {
+            top.1 += 1;
+            let s = succs[next];
+            if !visited[s.index()] {
+                visited[s.index()] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(b);
+            stack.pop();
+        }
+    }
+    order
+}
+
+/// The reachable blocks in reverse postorder (the entry first).
+pub fn reverse_postorder(f: &Function) -> Vec<Block> {
+    let mut po = postorder(f);
+    po.reverse();
+    po
+}
+
+/// `reachable[b]`: whether block `b` can be reached from the entry.
+pub fn reachable(f: &Function) -> Vec<bool> {
+    let mut r = vec![false; f.num_blocks()];
+    for b in postorder(f) {
+        r[b.index()] = true;
+    }
+    r
+}
+
+/// Number of predecessors as the critical-edge rule counts them: the entry
+/// block has an implicit predecessor (the function's caller), so a branch
+/// back to the entry from a block with several successors is critical.
+pub fn effective_preds(f: &Function, b: Block) -> usize {
+    f.block_preds(b).len() + usize::from(b == f.entry_block())
+}
+
+/// Every critical edge, as `(from, successor index)`: an edge from a block
+/// with several successors to a block with several predecessors.
+pub fn critical_edges(f: &Function) -> Vec<(Block, usize)> {
+    let mut out = Vec::new();
+    for b in f.blocks() {
+        let succs = f.block_succs(b);
+        if succs.len() < 2 {
+            continue;
+        }
+        for (k, &s) in succs.iter().enumerate() {
+            if effective_preds(f, s) > 1 {
+                out.push((b, k));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::function::{FunctionBuilder, Opcode};
+
+    /// A function with the given successor lists and no values: each block is
+    /// one `branch` (or `ret` when it has no successors).
+    pub(crate) fn cfg(succs: &[&[usize]]) -> Function {
+        let mut b = FunctionBuilder::new();
+        for s in succs {
+            b.block(&[]);
+            if s.is_empty() {
+                b.inst(Opcode::Ret, &[], &[], &[]);
+            } else {
+                let t: Vec<(Block, &[crate::index::VReg])> =
+                    s.iter().map(|&x| (Block::new(x), &[][..])).collect();
+                b.inst(Opcode::Branch, &[], &[], &t);
+            }
+        }
+        b.finish().unwrap()
+    }
+
+    #[test]
+    fn postorder_visits_reachable_blocks_once() {
+        let f = cfg(&[&[1, 2], &[3], &[3], &[], &[0]]);
+        let po = postorder(&f);
+        assert_eq!(po, vec![Block(3), Block(1), Block(2), Block(0)]);
+        assert_eq!(reverse_postorder(&f)[0], Block(0));
+        assert_eq!(reachable(&f), vec![true, true, true, true, false]);
+    }
+
+    #[test]
+    fn critical_edges_count_the_implicit_entry_edge() {
+        // 0 -> {1, 2}; 1 -> 2 makes 0->2 critical; 2 -> {0, 3}: 2->0 is
+        // critical only because of the entry's implicit predecessor.
+        let f = cfg(&[&[1, 2], &[2], &[0, 3], &[]]);
+        assert_eq!(critical_edges(&f), vec![(Block(0), 1), (Block(2), 0)]);
+        let g = cfg(&[&[1, 2], &[3], &[3], &[]]);
+        assert!(critical_edges(&g).is_empty());
+    }
+}

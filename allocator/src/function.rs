@@ -1,0 +1,476 @@
+//! The function under allocation: blocks as contiguous instruction ranges,
+//! block parameters, branch arguments per successor, operands and clobbers per
+//! instruction, all in dense flat arrays indexed by ranges.
+//!
+//! A `Function` is *structurally* sound by construction (every index it holds
+//! is in range), but need not be *valid*: terminators in the middle of a block,
+//! unreachable blocks, critical edges, broken SSA and the like are
+//! representable so that [`crate::validate`] can report them. Analyses other
+//! than the validator assume a valid function.
+
+use crate::index::{Block, Inst, PReg, VReg};
+use crate::operand::Operand;
+use std::fmt;
+use std::ops::Range;
+
+/// What an instruction is, as far as the allocator cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opcode {
+    /// An ordinary instruction.
+    Op,
+    /// Ends a block and transfers control to one or more targets.
+    Branch,
+    /// Ends a block and leaves the function.
+    Ret,
+}
+
+impl Opcode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Opcode::Op => "op",
+            Opcode::Branch => "branch",
+            Opcode::Ret => "ret",
+        }
+    }
+
+    pub fn is_terminator(self) -> bool {
+        self != Opcode::Op
+    }
+}
+
+impl fmt::Display for Opcode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A half-open range of instructions, `first..end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstRange {
+    pub start: Inst,
+    pub end: Inst,
+}
+
+impl InstRange {
+    pub fn len(self) -> usize {
+        self.end.index() - self.start.index()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// The first instruction; the range must not be empty.
+    pub fn first(self) -> Inst {
+        debug_assert!(!self.is_empty());
+        self.start
+    }
+
+    /// The last instruction; the range must not be empty.
+    pub fn last(self) -> Inst {
+        debug_assert!(!self.is_empty());
+        Inst(self.end.0 - 1)
+    }
+
+    pub fn contains(self, i: Inst) -> bool {
+        self.start <= i && i < self.end
+    }
+
+    pub fn iter(self) -> impl DoubleEndedIterator<Item = Inst> + ExactSizeIterator {
+        (self.start.0..self.end.0).map(Inst)
+    }
+}
+
+type R = (u32, u32);
+
+#[inline]
+fn slice<T>(v: &[T], r: R) -> &[T] {
+    &v[r.0 as usize..r.1 as usize]
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct BlockData {
+    insts: R,
+    params: R,
+    succs: R,
+    preds: R,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct InstData {
+    opcode: Opcode,
+    operands: R,
+    clobbers: R,
+    targets: R,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct TargetData {
+    block: Block,
+    args: R,
+}
+
+/// A function in SSA form with block parameters; see the module doc.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Function {
+    num_vregs: usize,
+    blocks: Vec<BlockData>,
+    block_params: Vec<VReg>,
+    succs: Vec<Block>,
+    preds: Vec<Block>,
+    insts: Vec<InstData>,
+    inst_block: Vec<Block>,
+    operands: Vec<Operand>,
+    clobbers: Vec<PReg>,
+    targets: Vec<TargetData>,
+    branch_args: Vec<VReg>,
+}
+
+impl Function {
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    pub fn num_insts(&self) -> usize {
+        self.insts.len()
+    }
+
+    /// One more than the largest vreg index mentioned (vreg indices are meant
+    /// to be dense; the validator checks that every one is defined).
+    pub fn num_vregs(&self) -> usize {
+        self.num_vregs
+    }
+
+    /// Total number of operands over all instructions.
+    pub fn num_operands(&self) -> usize {
+        self.operands.len()
+    }
+
+    pub fn entry_block(&self) -> Block {
+        Block(0)
+    }
+
+    pub fn blocks(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator {
+        (0..self.blocks.len() as u32).map(Block)
+    }
+
+    pub fn insts(&self) -> impl DoubleEndedIterator<Item = Inst> + ExactSizeIterator {
+        (0..self.insts.len() as u32).map(Inst)
+    }
+
+    pub fn block_insts(&self, b: Block) -> InstRange {
+        let r = self.blocks[b.index()].insts;
+        InstRange {
+            start: Inst(r.0),
+            end: Inst(r.1),
+        }
+    }
+
+    pub fn block_params(&self, b: Block) -> &[VReg] {
+        slice(&self.block_params, self.blocks[b.index()].params)
+    }
+
+    /// The targets of the block's terminator when it is a branch, in order
+    /// (with repetition if a block is targeted twice).
+    pub fn block_succs(&self, b: Block) -> &[Block] {
+        slice(&self.succs, self.blocks[b.index()].succs)
+    }
+
+    /// Every edge into the block, one entry per edge (with repetition).
+    pub fn block_preds(&self, b: Block) -> &[Block] {
+        slice(&self.preds, self.blocks[b.index()].preds)
+    }
+
+    /// The arguments block `b` passes to its `succ_idx`-th successor.
+    pub fn branch_args(&self, b: Block, succ_idx: usize) -> &[VReg] {
+        let last = self.block_insts(b).last();
+        let t = &slice(&self.targets, self.insts[last.index()].targets)[succ_idx];
+        slice(&self.branch_args, t.args)
+    }
+
+    pub fn block_of(&self, i: Inst) -> Block {
+        self.inst_block[i.index()]
+    }
+
+    pub fn opcode(&self, i: Inst) -> Opcode {
+        self.insts[i.index()].opcode
+    }
+
+    pub fn is_branch(&self, i: Inst) -> bool {
+        self.opcode(i) == Opcode::Branch
+    }
+
+    pub fn is_ret(&self, i: Inst) -> bool {
+        self.opcode(i) == Opcode::Ret
+    }
+
+    pub fn inst_operands(&self, i: Inst) -> &[Operand] {
+        slice(&self.operands, self.insts[i.index()].operands)
+    }
+
+    /// Where the instruction's operands sit in the flat array of all operands
+    /// (an [`crate::Output`] keeps its allocations in the same order).
+    pub fn inst_operand_range(&self, i: Inst) -> Range<usize> {
+        let r = self.insts[i.index()].operands;
+        r.0 as usize..r.1 as usize
+    }
+
+    pub fn inst_clobbers(&self, i: Inst) -> &[PReg] {
+        slice(&self.clobbers, self.insts[i.index()].clobbers)
+    }
+
+    /// Number of targets the instruction names (only a branch has any).
+    pub fn num_targets(&self, i: Inst) -> usize {
+        let r = self.insts[i.index()].targets;
+        (r.1 - r.0) as usize
+    }
+
+    /// The `t`-th target of instruction `i`: its block and its arguments.
+    pub fn target(&self, i: Inst, t: usize) -> (Block, &[VReg]) {
+        let td = &slice(&self.targets, self.insts[i.index()].targets)[t];
+        (td.block, slice(&self.branch_args, td.args))
+    }
+}
+
+/// Why [`FunctionBuilder::finish`] refused to build a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// Target `target` of instruction `inst` names a block that does not exist.
+    NoSuchBlock {
+        inst: Inst,
+        target: usize,
+        block: Block,
+    },
+    /// A vreg index above [`VReg::MAX_INDEX`] (cannot happen through `VReg::new`).
+    TooManyVRegs,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::NoSuchBlock { block, .. } => write!(f, "{block} does not exist"),
+            BuildError::TooManyVRegs => f.write_str("too many vregs"),
+        }
+    }
+}
+
+/// Builds a [`Function`] block by block, instruction by instruction, in
+/// program order; predecessors and successors are derived by `finish`.
+#[derive(Default)]
+pub struct FunctionBuilder {
+    f: Function,
+    /// `(inst, target index)` of every target, to check block indices.
+    pending: Vec<(Inst, usize)>,
+}
+
+impl Default for Function {
+    fn default() -> Self {
+        Function {
+            num_vregs: 0,
+            blocks: Vec::new(),
+            block_params: Vec::new(),
+            succs: Vec::new(),
+            preds: Vec::new(),
+            insts: Vec::new(),
+            inst_block: Vec::new(),
+            operands: Vec::new(),
+            clobbers: Vec::new(),
+            targets: Vec::new(),
+            branch_args: Vec::new(),
+        }
+    }
+}
+
+impl FunctionBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn note_vreg(&mut self, v: VReg) {
+        self.f.num_vregs = self.f.num_vregs.max(v.index() + 1);
+    }
+
+    /// Starts the next block; its instructions are those added until the next
+    /// call.
+    pub fn block(&mut self, params: &[VReg]) -> Block {
+        let b = Block::new(self.f.blocks.len());
+        let n = self.f.insts.len() as u32;
+        let p0 = self.f.block_params.len() as u32;
+        for &v in params {
+            self.note_vreg(v);
+        }
+        self.f.block_params.extend_from_slice(params);
+        self.f.blocks.push(BlockData {
+            insts: (n, n),
+            params: (p0, self.f.block_params.len() as u32),
+            succs: (0, 0),
+            preds: (0, 0),
+        });
+        b
+    }
+
+    /// Appends an instruction to the current block. Panics if no block was
+    /// started (a builder-usage error, not an input error).
+    pub fn inst(
+        &mut self,
+        opcode: Opcode,
+        operands: &[Operand],
+        clobbers: &[PReg],
+        targets: &[(Block, &[VReg])],
+    ) -> Inst {
+        let b = self
+            .f
+            .blocks
+            .len()
+            .checked_sub(1)
+            .expect("inst before block");
+        let i = Inst::new(self.f.insts.len());
+        let o0 = self.f.operands.len() as u32;
+        for op in operands {
+            if !op.is_nonalloc() {
+                self.note_vreg(op.vreg());
+            }
+        }
+        self.f.operands.extend_from_slice(operands);
+        let c0 = self.f.clobbers.len() as u32;
+        self.f.clobbers.extend_from_slice(clobbers);
+        let t0 = self.f.targets.len() as u32;
+        for (k, &(block, args)) in targets.iter().enumerate() {
+            let a0 = self.f.branch_args.len() as u32;
+            for &v in args {
+                self.note_vreg(v);
+            }
+            self.f.branch_args.extend_from_slice(args);
+            self.f.targets.push(TargetData {
+                block,
+                args: (a0, self.f.branch_args.len() as u32),
+            });
+            self.pending.push((i, k));
+        }
+        self.f.insts.push(InstData {
+            opcode,
+            operands: (o0, self.f.operands.len() as u32),
+            clobbers: (c0, self.f.clobbers.len() as u32),
+            targets: (t0, self.f.targets.len() as u32),
+        });
+        self.f.inst_block.push(Block::new(b));
+        self.f.blocks[b].insts.1 = self.f.insts.len() as u32;
+        i
+    }
+
+    /// Number of blocks started so far.
+    pub fn num_blocks(&self) -> usize {
+        self.f.blocks.len()
+    }
+
+    /// Derives successors and predecessors; fails if a target names a block
+    /// that was never started.
+    pub fn finish(self) -> Result<Function, BuildError> {
+        let mut f = self.f;
+        let nb = f.blocks.len();
+        for &(inst, k) in &self.pending {
+            let (block, _) = f.target(inst, k);
+            if block.index() >= nb {
+                return Err(BuildError::NoSuchBlock {
+                    inst,
+                    target: k,
+                    block,
+                });
+            }
+        }
+        if f.num_vregs > VReg::MAX_INDEX + 1 {
+            return Err(BuildError::TooManyVRegs);
+        }
+        // Successors: the targets of the block's last instruction when it is
+        // a branch. Predecessors: counting sort of all edges by destination.
+        let mut npreds = vec![0u32; nb];
+        for b in 0..nb {
+            let (s, e) = f.blocks[b].insts;
+            let s0 = f.succs.len() as u32;
+            if e > s && f.insts[e as usize - 1].opcode == Opcode::Branch {
+                let (t0, t1) = f.insts[e as usize - 1].targets;
+                for t in t0..t1 {
+                    let to = f.targets[t as usize].block;
+                    f.succs.push(to);
+                    npreds[to.index()] += 1;
+                }
+            }
+            f.blocks[b].succs = (s0, f.succs.len() as u32);
+        }
+        let mut start = 0u32;
+        for b in 0..nb {
+            f.blocks[b].preds = (start, start);
+            start += npreds[b];
+        }
+        f.preds = vec![Block::INVALID; start as usize];
+        for b in 0..nb {
+            let (s0, s1) = f.blocks[b].succs;
+            for s in s0..s1 {
+                let to = f.succs[s as usize].index();
+                let slot = f.blocks[to].preds.1;
+                f.preds[slot as usize] = Block::new(b);
+                f.blocks[to].preds.1 += 1;
+            }
+        }
+        Ok(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::RegClass;
+    use crate::operand::OperandConstraint;
+
+    #[test]
+    fn builder_derives_succs_and_preds() {
+        let v0 = VReg::new(0, RegClass::Int);
+        let v1 = VReg::new(1, RegClass::Int);
+        let mut b = FunctionBuilder::new();
+        let b0 = b.block(&[]);
+        b.inst(
+            Opcode::Op,
+            &[Operand::def(v0, OperandConstraint::Reg)],
+            &[],
+            &[],
+        );
+        b.inst(
+            Opcode::Branch,
+            &[],
+            &[],
+            &[(Block(1), &[v0]), (Block(2), &[])],
+        );
+        let b1 = b.block(&[v1]);
+        b.inst(Opcode::Branch, &[], &[], &[(Block(2), &[])]);
+        b.block(&[]);
+        b.inst(Opcode::Ret, &[], &[], &[]);
+        let f = b.finish().unwrap();
+        assert_eq!(f.num_blocks(), 3);
+        assert_eq!(f.num_insts(), 4);
+        assert_eq!(f.num_vregs(), 2);
+        assert_eq!(f.block_succs(b0), &[Block(1), Block(2)]);
+        assert_eq!(f.block_preds(Block(2)), &[Block(0), Block(1)]);
+        assert_eq!(f.block_preds(b1), &[Block(0)]);
+        assert_eq!(f.branch_args(b0, 0), &[v0]);
+        assert_eq!(f.branch_args(b0, 1), &[] as &[VReg]);
+        assert_eq!(f.block_params(b1), &[v1]);
+        assert_eq!(f.block_of(Inst(2)), b1);
+        assert_eq!(f.block_insts(Block(2)).last(), Inst(3));
+        assert_eq!(f.inst_operand_range(Inst(1)), 1..1);
+    }
+
+    #[test]
+    fn builder_rejects_missing_target() {
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        b.inst(Opcode::Branch, &[], &[], &[(Block(5), &[])]);
+        assert_eq!(
+            b.finish(),
+            Err(BuildError::NoSuchBlock {
+                inst: Inst(0),
+                target: 0,
+                block: Block(5)
+            })
+        );
+    }
+}

@@ -1,0 +1,122 @@
+//! The machine environment: which physical registers each class offers to the
+//! allocator, in what order of preference, and which are reserved.
+
+use crate::index::{PReg, PRegSet, RegClass};
+
+/// What the machine says about one physical register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PRegRole {
+    /// Allocatable, tried first.
+    Preferred,
+    /// Allocatable, tried after the preferred ones (callee-saved, say).
+    NonPreferred,
+    /// The class's dedicated scratch register: the allocator's own, for move
+    /// cycles and stack-to-stack moves; never allocated to a vreg.
+    Scratch,
+    /// Stands for a fixed stack location (an argument slot); it behaves as
+    /// memory, is never allocated, but `fixed` constraints may name it.
+    FixedStack,
+    /// In no list: named only by `fixed` and `nonalloc` operands.
+    NonAllocatable,
+}
+
+/// Per class (indexed by [`RegClass::index`]): preferred and non-preferred
+/// allocatable registers in preference order, an optional dedicated scratch
+/// register, and the registers standing for fixed stack locations.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MachineEnv {
+    pub preferred: [Vec<PReg>; 3],
+    pub nonpreferred: [Vec<PReg>; 3],
+    pub scratch: [Option<PReg>; 3],
+    pub fixed_stack: [Vec<PReg>; 3],
+}
+
+impl MachineEnv {
+    /// The allocatable registers of a class, preferred first.
+    pub fn allocatable(&self, class: RegClass) -> impl Iterator<Item = PReg> + '_ {
+        self.preferred[class.index()]
+            .iter()
+            .chain(self.nonpreferred[class.index()].iter())
+            .copied()
+    }
+
+    pub fn num_allocatable(&self, class: RegClass) -> usize {
+        self.preferred[class.index()].len() + self.nonpreferred[class.index()].len()
+    }
+
+    /// Every allocatable register of every class.
+    pub fn allocatable_set(&self) -> PRegSet {
+        let mut s = PRegSet::empty();
+        for c in RegClass::ALL {
+            self.allocatable(c).for_each(|r| s.insert(r));
+        }
+        s
+    }
+
+    /// Every fixed stack location of every class.
+    pub fn fixed_stack_set(&self) -> PRegSet {
+        let mut s = PRegSet::empty();
+        for list in &self.fixed_stack {
+            list.iter().for_each(|&r| s.insert(r));
+        }
+        s
+    }
+
+    /// The role of `r`, looked up in the lists of its own class (the first
+    /// list that names it, in the order preferred, nonpreferred, scratch,
+    /// fixed_stack).
+    pub fn role(&self, r: PReg) -> PRegRole {
+        let c = r.class().index();
+        if self.preferred[c].contains(&r) {
+            PRegRole::Preferred
+        } else if self.nonpreferred[c].contains(&r) {
+            PRegRole::NonPreferred
+        } else if self.scratch[c] == Some(r) {
+            PRegRole::Scratch
+        } else if self.fixed_stack[c].contains(&r) {
+            PRegRole::FixedStack
+        } else {
+            PRegRole::NonAllocatable
+        }
+    }
+
+    /// A small conventional machine, handy for tests and examples: per class,
+    /// `n` preferred registers `p0..p(n-1)`, no scratch, no fixed stack.
+    pub fn simple(n: usize) -> MachineEnv {
+        let mut env = MachineEnv::default();
+        for c in RegClass::ALL {
+            env.preferred[c.index()] = (0..n).map(|hw| PReg::new(hw, c)).collect();
+        }
+        env
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_follow_the_lists() {
+        let mut env = MachineEnv::simple(2);
+        let i = RegClass::Int;
+        env.nonpreferred[0] = vec![PReg::new(5, i)];
+        env.scratch[0] = Some(PReg::new(6, i));
+        env.fixed_stack[0] = vec![PReg::new(32, i)];
+        assert_eq!(env.role(PReg::new(1, i)), PRegRole::Preferred);
+        assert_eq!(env.role(PReg::new(5, i)), PRegRole::NonPreferred);
+        assert_eq!(env.role(PReg::new(6, i)), PRegRole::Scratch);
+        assert_eq!(env.role(PReg::new(32, i)), PRegRole::FixedStack);
+        assert_eq!(env.role(PReg::new(7, i)), PRegRole::NonAllocatable);
+        assert_eq!(
+            env.role(PReg::new(5, RegClass::Float)),
+            PRegRole::NonAllocatable
+        );
+        assert_eq!(env.num_allocatable(i), 3);
+        assert_eq!(
+            env.allocatable(i).collect::<Vec<_>>(),
+            vec![PReg::new(0, i), PReg::new(1, i), PReg::new(5, i)]
+        );
+        assert_eq!(env.allocatable_set().len(), 7);
+        assert_eq!(env.fixed_stack_set().len(), 1);
+    }
+}

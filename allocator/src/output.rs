@@ -1,0 +1,151 @@
+//! What an allocator produces: one allocation per operand, moves inserted
+//! between instructions, and the number of spill slots used.
+
+use crate::function::Function;
+use crate::index::{Inst, PReg, ProgPoint, SpillSlot};
+use std::fmt;
+
+/// Where a value lives at one operand: nowhere, a physical register (which
+/// may stand for a fixed stack location) or a spill slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Allocation {
+    #[default]
+    None,
+    Reg(PReg),
+    Stack(SpillSlot),
+}
+
+impl Allocation {
+    pub fn is_none(self) -> bool {
+        self == Allocation::None
+    }
+
+    pub fn as_reg(self) -> Option<PReg> {
+        match self {
+            Allocation::Reg(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn as_stack(self) -> Option<SpillSlot> {
+        match self {
+            Allocation::Stack(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Allocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Allocation::None => f.write_str("none"),
+            Allocation::Reg(r) => write!(f, "{r}"),
+            Allocation::Stack(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// A move inserted by the allocator: `to := from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Allocation,
+    pub to: Allocation,
+}
+
+/// Counts of the moves an allocation inserted, for comparing allocators.
+/// A fixed stack location counts as memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stats {
+    /// All inserted moves.
+    pub moves: usize,
+    /// Register to memory.
+    pub spills: usize,
+    /// Memory to register.
+    pub reloads: usize,
+    /// Register to register.
+    pub reg_moves: usize,
+}
+
+/// An allocator's result for one function.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Output {
+    /// One allocation per operand, in the function's flat operand order
+    /// (see [`Function::inst_operand_range`]).
+    pub allocs: Vec<Allocation>,
+    /// Inserted moves sorted by program point; moves at one point run in
+    /// vector order.
+    pub edits: Vec<(ProgPoint, Move)>,
+    /// Spill slots `stack0..stack<num_spillslots-1>` may be used.
+    pub num_spillslots: usize,
+}
+
+impl Output {
+    /// The allocations of instruction `i`'s operands.
+    pub fn inst_allocs<'a>(&'a self, func: &Function, i: Inst) -> &'a [Allocation] {
+        &self.allocs[func.inst_operand_range(i)]
+    }
+
+    /// Whether `edits` is sorted by program point (an invariant every
+    /// allocator must keep).
+    pub fn edits_sorted(&self) -> bool {
+        self.edits.windows(2).all(|w| w[0].0 <= w[1].0)
+    }
+
+    /// Counts the inserted moves by kind. `is_memory` says whether a register
+    /// stands for memory (a fixed stack location).
+    pub fn stats(&self, is_memory: impl Fn(PReg) -> bool) -> Stats {
+        let mem = |a: Allocation| match a {
+            Allocation::Stack(_) => true,
+            Allocation::Reg(r) => is_memory(r),
+            Allocation::None => false,
+        };
+        let mut s = Stats::default();
+        for (_, m) in &self.edits {
+            s.moves += 1;
+            match (mem(m.from), mem(m.to)) {
+                (false, true) => s.spills += 1,
+                (true, false) => s.reloads += 1,
+                (false, false) => s.reg_moves += 1,
+                (true, true) => {}
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::RegClass;
+
+    #[test]
+    fn stats_classify_moves() {
+        let r0 = Allocation::Reg(PReg::new(0, RegClass::Int));
+        let r1 = Allocation::Reg(PReg::new(1, RegClass::Int));
+        let fs = Allocation::Reg(PReg::new(32, RegClass::Int));
+        let s0 = Allocation::Stack(SpillSlot(0));
+        let at = ProgPoint::before(Inst(0));
+        let out = Output {
+            allocs: vec![],
+            edits: vec![
+                (at, Move { from: r0, to: s0 }),
+                (at, Move { from: s0, to: r1 }),
+                (at, Move { from: r1, to: r0 }),
+                (at, Move { from: fs, to: r0 }),
+                (at, Move { from: r0, to: fs }),
+            ],
+            num_spillslots: 1,
+        };
+        let s = out.stats(|r| r.hw() == 32);
+        assert_eq!(
+            s,
+            Stats {
+                moves: 5,
+                spills: 2,
+                reloads: 2,
+                reg_moves: 1
+            }
+        );
+        assert!(out.edits_sorted());
+    }
+}

@@ -1,0 +1,191 @@
+//! The text format of a case (machine, function, optional allocation), as
+//! fixed by the project's format specification: a parser that reports
+//! `LINE:COL: message` and never panics, and a canonical printer.
+//! `parse(print(c)) == c` for every case.
+
+mod lexer;
+mod parser;
+mod printer;
+
+pub use parser::parse;
+pub use printer::{print, print_allocation, print_function, print_machine};
+
+use crate::function::Function;
+use crate::index::Inst;
+use crate::machine::MachineEnv;
+use crate::output::Output;
+use crate::validate::{MachineList, Site};
+use std::fmt;
+
+/// One case: a machine, a function and, optionally, an allocation of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    pub machine: MachineEnv,
+    pub func: Function,
+    pub output: Option<Output>,
+}
+
+/// A 1-based line and column (columns count bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// A syntax error, or a structural one the IR cannot represent (numbering,
+/// an allocation line that does not fit its instruction).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pos, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Where each entity of a parsed case was written, so that errors found on
+/// the IR (by the validator, the checker) can be reported at a line.
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    pub machine: Pos,
+    pub machine_class: [Pos; 3],
+    /// Per class, per [`MachineList`], one position per register (a range
+    /// gives each of its registers the range's position).
+    pub machine_regs: [[Vec<Pos>; 4]; 3],
+    pub function: Pos,
+    pub blocks: Vec<Pos>,
+    pub block_params: Vec<Vec<Pos>>,
+    pub insts: Vec<Pos>,
+    pub operands: Vec<Vec<Pos>>,
+    pub clobbers: Vec<Vec<Pos>>,
+    /// Per instruction, per target: the position of the target's block name.
+    pub targets: Vec<Vec<Pos>>,
+    pub branch_args: Vec<Vec<Vec<Pos>>>,
+    /// The `allocation` keyword, when there is a section.
+    pub allocation: Option<Pos>,
+    /// Per instruction: its allocation line, when it has one.
+    pub alloc_lines: Vec<Option<Pos>>,
+    /// Per instruction, per operand: the position of its allocation.
+    pub allocs: Vec<Vec<Pos>>,
+    /// One per edit, in order.
+    pub edits: Vec<Pos>,
+}
+
+impl SourceMap {
+    /// The position of `site`, falling back to the enclosing entity (and
+    /// finally to 1:1) when the map has nothing finer.
+    pub fn locate(&self, site: Site) -> Pos {
+        let inst = |i: Inst| self.insts.get(i.index()).copied();
+        let found = match site {
+            Site::Machine => Some(self.machine),
+            Site::MachineClass(c) => Some(self.machine_class[c.index()]),
+            Site::MachineReg { class, list, index } => self.machine_regs[class.index()]
+                [list as usize]
+                .get(index)
+                .copied()
+                .or(Some(self.machine_class[class.index()])),
+            Site::Function => Some(self.function),
+            Site::Block(b) => self.blocks.get(b.index()).copied(),
+            Site::BlockParam(b, k) => self
+                .block_params
+                .get(b.index())
+                .and_then(|v| v.get(k))
+                .copied()
+                .or_else(|| self.blocks.get(b.index()).copied()),
+            Site::Inst(i) => inst(i),
+            Site::Operand(i, k) => self
+                .operands
+                .get(i.index())
+                .and_then(|v| v.get(k))
+                .copied()
+                .or_else(|| inst(i)),
+            Site::Clobber(i, k) => self
+                .clobbers
+                .get(i.index())
+                .and_then(|v| v.get(k))
+                .copied()
+                .or_else(|| inst(i)),
+            Site::Target(i, t) => self
+                .targets
+                .get(i.index())
+                .and_then(|v| v.get(t))
+                .copied()
+                .or_else(|| inst(i)),
+            Site::BranchArg(i, t, k) => self
+                .branch_args
+                .get(i.index())
+                .and_then(|v| v.get(t))
+                .and_then(|v| v.get(k))
+                .copied()
+                .or_else(|| inst(i)),
+            Site::Alloc(i, k) => self
+                .allocs
+                .get(i.index())
+                .and_then(|v| v.get(k))
+                .copied()
+                .or_else(|| self.alloc_lines.get(i.index()).copied().flatten())
+                .or(self.allocation),
+            Site::Edit(e) => self.edits.get(e).copied().or(self.allocation),
+        };
+        found.unwrap_or(Pos { line: 1, col: 1 })
+    }
+}
+
+/// The text-format keyword of a machine list.
+pub(crate) fn list_keyword(l: MachineList) -> &'static str {
+    match l {
+        MachineList::Preferred => "preferred",
+        MachineList::NonPreferred => "nonpreferred",
+        MachineList::Scratch => "scratch",
+        MachineList::FixedStack => "fixed_stack",
+    }
+}
+
+/// A located message: `LINE:COL: message`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    pub pos: Pos,
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pos, self.message)
+    }
+}
+
+/// Parses and validates a case file: the case and its source map, or every
+/// error, located and sorted by position (a syntax error stops parsing, so it
+/// is then the only one).
+pub fn parse_and_validate(src: &[u8]) -> Result<(Case, SourceMap), Vec<Diagnostic>> {
+    let (case, map) = parse(src).map_err(|e| {
+        vec![Diagnostic {
+            pos: e.pos,
+            message: e.message,
+        }]
+    })?;
+    let errs = crate::validate::validate(&case.func, &case.machine);
+    if errs.is_empty() {
+        return Ok((case, map));
+    }
+    let mut diags: Vec<Diagnostic> = errs
+        .into_iter()
+        .map(|e| Diagnostic {
+            pos: map.locate(e.site),
+            message: e.message,
+        })
+        .collect();
+    diags.sort();
+    Err(diags)
+}

@@ -1,0 +1,486 @@
+//! The validator: every rule of the format specification's "What a valid
+//! case is", checked on the IR, with every error reported at a [`Site`]
+//! (which a [`crate::text::SourceMap`] turns into `LINE:COL`).
+//!
+//! Rules beyond the letter of the specification, chosen as a compiler
+//! engineer would expect and documented in `docs/format.md`:
+//! - a branch argument is read before the branch writes its defs, so it may
+//!   not be a value the branch itself defines;
+//! - no def, early or late, is fixed to a register its instruction clobbers
+//!   (an early def would be destroyed at the late point before any move could
+//!   save it);
+//! - `fixed` may not name the class's scratch register, which belongs to the
+//!   allocator, and `nonalloc` may name only a register in no machine list;
+//! - a register is clobbered at most once per instruction.
+
+use crate::cfg::{effective_preds, reachable};
+use crate::domtree::DomTree;
+use crate::function::{Function, Opcode};
+use crate::index::{Block, Inst, PRegSet, RegClass, VReg};
+use crate::machine::{MachineEnv, PRegRole};
+use crate::operand::{OperandConstraint, OperandPos};
+use std::fmt;
+
+/// The four register lists of a machine line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MachineList {
+    Preferred = 0,
+    NonPreferred = 1,
+    Scratch = 2,
+    FixedStack = 3,
+}
+
+/// Where in a case an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Site {
+    Machine,
+    MachineClass(RegClass),
+    MachineReg {
+        class: RegClass,
+        list: MachineList,
+        index: usize,
+    },
+    Function,
+    Block(Block),
+    BlockParam(Block, usize),
+    Inst(Inst),
+    Operand(Inst, usize),
+    Clobber(Inst, usize),
+    /// The `t`-th target of a branch.
+    Target(Inst, usize),
+    /// Argument `k` of target `t`.
+    BranchArg(Inst, usize, usize),
+    /// The allocation of operand `k` of an instruction.
+    Alloc(Inst, usize),
+    /// The `e`-th edit of an allocation.
+    Edit(usize),
+}
+
+/// One broken rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError {
+    pub site: Site,
+    pub message: String,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Checks the machine and the function; returns every error found (empty
+/// when the case is valid). Never panics on a structurally sound function.
+pub fn validate(f: &Function, env: &MachineEnv) -> Vec<ValidationError> {
+    let mut errs = validate_machine(env);
+    validate_function(f, env, &mut errs);
+    errs
+}
+
+/// The machine rules: registers of the line's class, each listed once,
+/// at least one allocatable register per class.
+pub fn validate_machine(env: &MachineEnv) -> Vec<ValidationError> {
+    let mut errs = Vec::new();
+    let mut seen = PRegSet::empty();
+    for class in RegClass::ALL {
+        let c = class.index();
+        let scratch: Vec<_> = env.scratch[c].into_iter().collect();
+        let lists = [
+            (MachineList::Preferred, &env.preferred[c][..]),
+            (MachineList::NonPreferred, &env.nonpreferred[c][..]),
+            (MachineList::Scratch, &scratch[..]),
+            (MachineList::FixedStack, &env.fixed_stack[c][..]),
+        ];
+        for (list, regs) in lists {
+            for (index, &r) in regs.iter().enumerate() {
+                let site = Site::MachineReg { class, list, index };
+                if r.class() != class {
+                    errs.push(err(
+                        site,
+                        format!("{r} is on the {class} line but is a {} register", r.class()),
+                    ));
+                }
+                if seen.contains(r) {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "{r} is listed more than once (a register belongs to at most one list)"
+                        ),
+                    ));
+                }
+                seen.insert(r);
+            }
+        }
+        if env.num_allocatable(class) == 0 {
+            errs.push(err(
+                Site::MachineClass(class),
+                format!("class {class} has no allocatable register (preferred and nonpreferred are both empty)"),
+            ));
+        }
+    }
+    errs
+}
+
+fn err(site: Site, message: String) -> ValidationError {
+    ValidationError { site, message }
+}
+
+/// Where a vreg is defined.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DefSite {
+    None,
+    Param(Block, usize),
+    Op(Inst, usize),
+}
+
+impl DefSite {
+    fn describe(self) -> String {
+        match self {
+            DefSite::None => "nowhere".into(),
+            DefSite::Param(b, _) => format!("as a parameter of {b}"),
+            DefSite::Op(i, _) => format!("by {i}"),
+        }
+    }
+}
+
+fn validate_function(f: &Function, env: &MachineEnv, errs: &mut Vec<ValidationError>) {
+    if f.num_blocks() == 0 {
+        errs.push(err(Site::Function, "the function has no blocks".into()));
+        return;
+    }
+    check_blocks(f, errs);
+    let reach = reachable(f);
+    for b in f.blocks() {
+        if !reach[b.index()] {
+            errs.push(err(
+                Site::Block(b),
+                format!("{b} is not reachable from block0"),
+            ));
+        }
+    }
+    check_edges(f, errs);
+    check_ssa(f, &reach, errs);
+    for i in f.insts() {
+        check_operands(f, env, i, errs);
+    }
+}
+
+/// Terminators: every block non-empty and ending with exactly one `branch`
+/// or `ret`; targets only on branches; the entry takes no parameters.
+fn check_blocks(f: &Function, errs: &mut Vec<ValidationError>) {
+    if !f.block_params(Block(0)).is_empty() {
+        errs.push(err(
+            Site::BlockParam(Block(0), 0),
+            "block0 is the entry and cannot have parameters".into(),
+        ));
+    }
+    for b in f.blocks() {
+        let insts = f.block_insts(b);
+        if insts.is_empty() {
+            errs.push(err(
+                Site::Block(b),
+                format!("{b} has no instructions (a block ends with a branch or ret)"),
+            ));
+            continue;
+        }
+        for i in insts.iter() {
+            let op = f.opcode(i);
+            if i == insts.last() {
+                if !op.is_terminator() {
+                    errs.push(err(
+                        Site::Inst(i),
+                        format!(
+                            "{b} does not end with a branch or ret ({i} is its last instruction)"
+                        ),
+                    ));
+                }
+            } else if op.is_terminator() {
+                errs.push(err(
+                    Site::Inst(i),
+                    format!("{i} is a {op} but not the last instruction of {b}"),
+                ));
+            }
+            match (op, f.num_targets(i)) {
+                (Opcode::Branch, 0) => errs.push(err(
+                    Site::Inst(i),
+                    format!("{i} is a branch without targets"),
+                )),
+                (Opcode::Op | Opcode::Ret, n) if n > 0 => errs.push(err(
+                    Site::Inst(i),
+                    format!("{i} is a {op} with targets (only a branch has targets)"),
+                )),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Critical edges, and arguments that do not fit the target's parameters.
+fn check_edges(f: &Function, errs: &mut Vec<ValidationError>) {
+    for i in f.insts() {
+        let nt = f.num_targets(i);
+        let b = f.block_of(i);
+        for t in 0..nt {
+            let (to, args) = f.target(i, t);
+            let is_block_end = f.block_insts(b).last() == i && f.is_branch(i);
+            if is_block_end && nt > 1 && effective_preds(f, to) > 1 {
+                let entry = if to == f.entry_block() {
+                    ", counting the function's entry"
+                } else {
+                    ""
+                };
+                errs.push(err(
+                    Site::Target(i, t),
+                    format!(
+                        "the edge {b} -> {to} is critical: {b} has {nt} successors and {to} has {} predecessors{entry} (split the edge with a block of its own)",
+                        effective_preds(f, to)
+                    ),
+                ));
+            }
+            let params = f.block_params(to);
+            if params.len() != args.len() {
+                errs.push(err(
+                    Site::Target(i, t),
+                    format!(
+                        "{to} has {} parameter{} but is passed {} argument{}",
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len(),
+                        if args.len() == 1 { "" } else { "s" },
+                    ),
+                ));
+                continue;
+            }
+            for (k, (a, p)) in args.iter().zip(params).enumerate() {
+                if a.class() != p.class() {
+                    errs.push(err(
+                        Site::BranchArg(i, t, k),
+                        format!(
+                            "argument {a} is of class {}, but parameter {p} of {to} is of class {}",
+                            a.class(),
+                            p.class()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Every vreg defined exactly once, with one class, every use dominated by
+/// its definition, vreg indices dense.
+fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
+    let n = f.num_vregs();
+    let mut def = vec![DefSite::None; n];
+    let mut def_vreg = vec![None::<VReg>; n];
+    let mut mentioned = vec![false; n];
+    let mut define = |v: VReg, site: DefSite, at: Site, errs: &mut Vec<ValidationError>| {
+        mentioned[v.index()] = true;
+        if def[v.index()] != DefSite::None {
+            errs.push(err(
+                at,
+                format!("{v} is defined twice (first {})", def[v.index()].describe()),
+            ));
+        } else {
+            def[v.index()] = site;
+            def_vreg[v.index()] = Some(v);
+        }
+    };
+    for b in f.blocks() {
+        for (k, &v) in f.block_params(b).iter().enumerate() {
+            define(v, DefSite::Param(b, k), Site::BlockParam(b, k), errs);
+        }
+        for i in f.block_insts(b).iter() {
+            for (k, op) in f.inst_operands(i).iter().enumerate() {
+                if op.is_def() {
+                    define(op.vreg(), DefSite::Op(i, k), Site::Operand(i, k), errs);
+                }
+            }
+        }
+    }
+    let dom = DomTree::new(f);
+    // A use at instruction `ui` (a branch argument counts as read at its
+    // branch, before the branch's own defs).
+    let mut check_use = |v: VReg, ui: Inst, at: Site, errs: &mut Vec<ValidationError>| {
+        mentioned[v.index()] = true;
+        let d = def[v.index()];
+        let dv = def_vreg[v.index()];
+        if d == DefSite::None {
+            errs.push(err(at, format!("{v} is used but never defined")));
+            return;
+        }
+        if let Some(dv) = dv {
+            if dv.class() != v.class() {
+                errs.push(err(
+                    at,
+                    format!(
+                        "{v} names vreg {} as {}, but it is defined as {dv} ({})",
+                        v.index(),
+                        v.class(),
+                        dv.class()
+                    ),
+                ));
+            }
+        }
+        let ub = f.block_of(ui);
+        if !reach[ub.index()] {
+            return; // the block is reported as unreachable
+        }
+        let ok = match d {
+            DefSite::None => unreachable!(),
+            DefSite::Param(db, _) => dom.dominates(db, ub),
+            DefSite::Op(di, _) => {
+                let db = f.block_of(di);
+                if db == ub {
+                    di < ui
+                } else {
+                    dom.dominates(db, ub)
+                }
+            }
+        };
+        if !ok {
+            errs.push(err(
+                at,
+                format!(
+                    "the use of {v} in {ui} is not dominated by its definition ({})",
+                    d.describe()
+                ),
+            ));
+        }
+    };
+    for i in f.insts() {
+        for (k, op) in f.inst_operands(i).iter().enumerate() {
+            if op.is_use() {
+                check_use(op.vreg(), i, Site::Operand(i, k), errs);
+            }
+        }
+        for t in 0..f.num_targets(i) {
+            for (k, &a) in f.target(i, t).1.iter().enumerate() {
+                check_use(a, i, Site::BranchArg(i, t, k), errs);
+            }
+        }
+    }
+    for (v, &m) in mentioned.iter().enumerate() {
+        if !m {
+            errs.push(err(
+                Site::Function,
+                format!("vreg {v} is never defined (vreg indices must be dense from 0)"),
+            ));
+        }
+    }
+}
+
+/// Constraints against the machine and against each other within one
+/// instruction.
+fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<ValidationError>) {
+    let ops = f.inst_operands(i);
+    let clobbers = f.inst_clobbers(i);
+    let mut clobbered = PRegSet::empty();
+    for (k, &r) in clobbers.iter().enumerate() {
+        if clobbered.contains(r) {
+            errs.push(err(
+                Site::Clobber(i, k),
+                format!("{r} is clobbered twice by {i}"),
+            ));
+        }
+        clobbered.insert(r);
+    }
+    // Fixed registers claimed at the early and the late point, and by whom.
+    let mut claimed: [Vec<(crate::index::PReg, usize)>; 2] = [Vec::new(), Vec::new()];
+    for (k, op) in ops.iter().enumerate() {
+        let site = Site::Operand(i, k);
+        match op.constraint() {
+            OperandConstraint::NonAlloc(r) => {
+                let role = env.role(r);
+                if role != PRegRole::NonAllocatable {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "nonalloc({r}) names a register the machine lists ({}); nonalloc is for registers in no list",
+                            role_name(role)
+                        ),
+                    ));
+                }
+            }
+            OperandConstraint::FixedReg(r) => {
+                let v = op.vreg();
+                if r.class() != v.class() {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "fixed({r}) names a {} register for {v}, of class {}",
+                            r.class(),
+                            v.class()
+                        ),
+                    ));
+                }
+                if env.role(r) == PRegRole::Scratch {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "fixed({r}) names the scratch register, which belongs to the allocator"
+                        ),
+                    ));
+                }
+                let point = op.pos() as usize;
+                if let Some(&(_, first)) = claimed[point].iter().find(|c| c.0 == r) {
+                    let at = match op.pos() {
+                        OperandPos::Early => "early",
+                        OperandPos::Late => "late",
+                    };
+                    errs.push(err(
+                        site,
+                        format!("operands {first} and {k} of {i} both need {r} at the {at} point"),
+                    ));
+                } else {
+                    claimed[point].push((r, k));
+                }
+                if op.is_def() && clobbered.contains(r) {
+                    errs.push(err(
+                        site,
+                        format!("the def of {v} is fixed to {r}, which {i} clobbers"),
+                    ));
+                }
+            }
+            OperandConstraint::Reuse(target) => {
+                let v = op.vreg();
+                if !op.is_def() {
+                    errs.push(err(site, "reuse is for defs only".into()));
+                } else if target >= ops.len() {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "reuse({target}) names operand {target}, but {i} has {} operands",
+                            ops.len()
+                        ),
+                    ));
+                } else if !ops[target].is_use() {
+                    errs.push(err(
+                        site,
+                        format!("reuse({target}) must name a use, but operand {target} of {i} is not one"),
+                    ));
+                } else if ops[target].class() != v.class() {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "reuse({target}) names a use of class {}, but {v} is of class {}",
+                            ops[target].class(),
+                            v.class()
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn role_name(r: PRegRole) -> &'static str {
+    match r {
+        PRegRole::Preferred => "preferred",
+        PRegRole::NonPreferred => "nonpreferred",
+        PRegRole::Scratch => "scratch",
+        PRegRole::FixedStack => "fixed_stack",
+        PRegRole::NonAllocatable => "none",
+    }
+}
