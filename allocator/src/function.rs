@@ -111,7 +111,7 @@ struct TargetData {
 }
 
 /// A function in SSA form with block parameters; see the module doc.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Function {
     num_vregs: usize,
     blocks: Vec<BlockData>,
@@ -263,24 +263,6 @@ pub struct FunctionBuilder {
     pending: Vec<(Inst, usize)>,
 }
 
-impl Default for Function {
-    fn default() -> Self {
-        Function {
-            num_vregs: 0,
-            blocks: Vec::new(),
-            block_params: Vec::new(),
-            succs: Vec::new(),
-            preds: Vec::new(),
-            insts: Vec::new(),
-            inst_block: Vec::new(),
-            operands: Vec::new(),
-            clobbers: Vec::new(),
-            targets: Vec::new(),
-            branch_args: Vec::new(),
-        }
-    }
-}
-
 impl FunctionBuilder {
     pub fn new() -> Self {
         Self::default()
@@ -398,9 +380,9 @@ impl FunctionBuilder {
             f.blocks[b].succs = (s0, f.succs.len() as u32);
         }
         let mut start = 0u32;
-        for b in 0..nb {
-            f.blocks[b].preds = (start, start);
-            start += npreds[b];
+        for (bd, &np) in f.blocks.iter_mut().zip(&npreds) {
+            bd.preds = (start, start);
+            start += np;
         }
         f.preds = vec![Block::INVALID; start as usize];
         for b in 0..nb {

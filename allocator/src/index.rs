@@ -375,7 +375,7 @@ mod tests {
 
     #[test]
     fn preg_index_is_dense_and_invertible() {
-        let mut seen = vec![false; PReg::NUM_INDEX];
+        let mut seen = [false; PReg::NUM_INDEX];
         for class in RegClass::ALL {
             for hw in 0..=PReg::MAX_HW {
                 let r = PReg::new(hw, class);

@@ -11,7 +11,8 @@
 //!   save it);
 //! - `fixed` may not name the class's scratch register, which belongs to the
 //!   allocator, and `nonalloc` may name only a register in no machine list;
-//! - a register is clobbered at most once per instruction.
+//! - a register is clobbered at most once per instruction;
+//! - `limit(n)` must admit at least one allocatable register of the class.
 
 use crate::cfg::{effective_preds, reachable};
 use crate::domtree::DomTree;
@@ -139,6 +140,49 @@ impl DefSite {
             DefSite::None => "nowhere".into(),
             DefSite::Param(b, _) => format!("as a parameter of {b}"),
             DefSite::Op(i, _) => format!("by {i}"),
+        }
+    }
+}
+
+/// The definition site of every vreg in four bytes (a validator may face a
+/// file naming vreg 16,777,215): an instruction index, or a block index with
+/// the top bit set for a parameter; the operand or parameter slot is found
+/// again by a scan when a message needs it.
+struct DefTable {
+    sites: Vec<u32>,
+}
+
+impl DefTable {
+    const NONE: u32 = u32::MAX;
+    const PARAM: u32 = 1 << 31;
+
+    fn get(&self, f: &Function, v: VReg) -> DefSite {
+        let s = self.sites[v.index()];
+        if s == Self::NONE {
+            DefSite::None
+        } else if s & Self::PARAM != 0 {
+            let b = Block(s & !Self::PARAM);
+            let k = f
+                .block_params(b)
+                .iter()
+                .position(|p| p.index() == v.index());
+            DefSite::Param(b, k.unwrap_or(0))
+        } else {
+            let i = Inst(s);
+            let k = f
+                .inst_operands(i)
+                .iter()
+                .position(|op| op.is_def() && op.vreg().index() == v.index());
+            DefSite::Op(i, k.unwrap_or(0))
+        }
+    }
+
+    /// The vreg as its definition names it (with its class).
+    fn defining_vreg(&self, f: &Function, v: VReg) -> Option<VReg> {
+        match self.get(f, v) {
+            DefSite::None => None,
+            DefSite::Param(b, k) => Some(f.block_params(b)[k]),
+            DefSite::Op(i, k) => Some(f.inst_operands(i)[k].vreg()),
         }
     }
 }
@@ -271,45 +315,58 @@ fn check_edges(f: &Function, errs: &mut Vec<ValidationError>) {
 /// its definition, vreg indices dense.
 fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     let n = f.num_vregs();
-    let mut def = vec![DefSite::None; n];
-    let mut def_vreg = vec![None::<VReg>; n];
-    let mut mentioned = vec![false; n];
-    let mut define = |v: VReg, site: DefSite, at: Site, errs: &mut Vec<ValidationError>| {
-        mentioned[v.index()] = true;
-        if def[v.index()] != DefSite::None {
-            errs.push(err(
-                at,
-                format!("{v} is defined twice (first {})", def[v.index()].describe()),
-            ));
-        } else {
-            def[v.index()] = site;
-            def_vreg[v.index()] = Some(v);
-        }
+    let mut defs = DefTable {
+        sites: vec![DefTable::NONE; n],
     };
+    let mut mentioned = vec![0u64; n.div_ceil(64)];
+    let mention = |m: &mut Vec<u64>, v: VReg| m[v.index() / 64] |= 1 << (v.index() % 64);
     for b in f.blocks() {
         for (k, &v) in f.block_params(b).iter().enumerate() {
-            define(v, DefSite::Param(b, k), Site::BlockParam(b, k), errs);
+            mention(&mut mentioned, v);
+            if defs.sites[v.index()] != DefTable::NONE {
+                let first = defs.get(f, v).describe();
+                errs.push(err(
+                    Site::BlockParam(b, k),
+                    format!("{v} is defined twice (first {first})"),
+                ));
+            } else {
+                defs.sites[v.index()] = DefTable::PARAM | b.0;
+            }
         }
         for i in f.block_insts(b).iter() {
             for (k, op) in f.inst_operands(i).iter().enumerate() {
-                if op.is_def() {
-                    define(op.vreg(), DefSite::Op(i, k), Site::Operand(i, k), errs);
+                if !op.is_def() {
+                    continue;
+                }
+                let v = op.vreg();
+                mention(&mut mentioned, v);
+                if defs.sites[v.index()] != DefTable::NONE {
+                    let first = defs.get(f, v).describe();
+                    errs.push(err(
+                        Site::Operand(i, k),
+                        format!("{v} is defined twice (first {first})"),
+                    ));
+                } else {
+                    defs.sites[v.index()] = i.0;
                 }
             }
         }
     }
     let dom = DomTree::new(f);
-    // A use at instruction `ui` (a branch argument counts as read at its
-    // branch, before the branch's own defs).
-    let mut check_use = |v: VReg, ui: Inst, at: Site, errs: &mut Vec<ValidationError>| {
-        mentioned[v.index()] = true;
-        let d = def[v.index()];
-        let dv = def_vreg[v.index()];
+    // A use at instruction `ui`; a branch argument counts as read at its
+    // branch, before the branch's own defs.
+    let mut check_use = |v: VReg,
+                         ui: Inst,
+                         arg: bool,
+                         at: Site,
+                         errs: &mut Vec<ValidationError>| {
+        mention(&mut mentioned, v);
+        let d = defs.get(f, v);
         if d == DefSite::None {
             errs.push(err(at, format!("{v} is used but never defined")));
             return;
         }
-        if let Some(dv) = dv {
+        if let Some(dv) = defs.defining_vreg(f, v) {
             if dv.class() != v.class() {
                 errs.push(err(
                     at,
@@ -329,6 +386,17 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
         let ok = match d {
             DefSite::None => unreachable!(),
             DefSite::Param(db, _) => dom.dominates(db, ub),
+            DefSite::Op(di, _) if di == ui => {
+                errs.push(err(
+                    at,
+                    if arg {
+                        format!("branch argument {v} is defined by the branch itself (arguments are read before the branch writes its defs)")
+                    } else {
+                        format!("{v} is used by {ui}, which defines it")
+                    },
+                ));
+                return;
+            }
             DefSite::Op(di, _) => {
                 let db = f.block_of(di);
                 if db == ub {
@@ -351,22 +419,37 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     for i in f.insts() {
         for (k, op) in f.inst_operands(i).iter().enumerate() {
             if op.is_use() {
-                check_use(op.vreg(), i, Site::Operand(i, k), errs);
+                check_use(op.vreg(), i, false, Site::Operand(i, k), errs);
             }
         }
         for t in 0..f.num_targets(i) {
             for (k, &a) in f.target(i, t).1.iter().enumerate() {
-                check_use(a, i, Site::BranchArg(i, t, k), errs);
+                check_use(a, i, true, Site::BranchArg(i, t, k), errs);
             }
         }
     }
-    for (v, &m) in mentioned.iter().enumerate() {
-        if !m {
-            errs.push(err(
-                Site::Function,
-                format!("vreg {v} is never defined (vreg indices must be dense from 0)"),
-            ));
+    // Indices never mentioned, reported as ranges so that one huge index
+    // gives one line.
+    let is_mentioned = |v: usize| mentioned[v / 64] & (1 << (v % 64)) != 0;
+    let mut v = 0;
+    while v < n {
+        if is_mentioned(v) {
+            v += 1;
+            continue;
         }
+        let start = v;
+        while v < n && !is_mentioned(v) {
+            v += 1;
+        }
+        let what = if v - start == 1 {
+            format!("vreg {start} is never defined")
+        } else {
+            format!("vregs {start} to {} are never defined", v - 1)
+        };
+        errs.push(err(
+            Site::Function,
+            format!("{what} (vreg indices must be dense from 0)"),
+        ));
     }
 }
 
@@ -467,6 +550,15 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
                             ops[target].class(),
                             v.class()
                         ),
+                    ));
+                }
+            }
+            OperandConstraint::Limit(n) => {
+                let class = op.class();
+                if !env.allocatable(class).any(|r| r.hw() < n as usize) {
+                    errs.push(err(
+                        site,
+                        format!("limit({n}) admits no allocatable {class} register (none has a number below {n})"),
                     ));
                 }
             }

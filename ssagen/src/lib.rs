@@ -1,1 +1,44 @@
-//! placeholder
+//! A random SSA generator that turns any byte string into a valid case: a
+//! machine drawn from the input and a function over it, with every block
+//! reachable, every critical edge split, structured or irreducible loops,
+//! block parameters, every operand constraint, clobbers and three register
+//! classes. No input is ever rejected: when the bytes run out, every further
+//! choice takes its default and the case is completed.
+//!
+//! Pipeline: [`machine`] draws the machine, [`cfg`] the CFG skeleton,
+//! [`insts`] the values and instructions, keeping each instruction
+//! allocatable by the rules in [`feasibility`].
+
+pub mod cfg;
+pub mod choices;
+pub mod config;
+pub mod feasibility;
+pub mod insts;
+pub mod machine;
+pub mod stats;
+
+pub use choices::Choices;
+pub use config::{Config, ConstraintSet, MachineProfile};
+
+use allocator::Case;
+use arbitrary::Unstructured;
+
+/// Generates a case from the fuzzer's bytes. Succeeds for every input,
+/// including the empty one.
+pub fn generate(u: &mut Unstructured, config: &Config) -> Case {
+    let input_len = u.len();
+    let mut c = Choices::new(u);
+    let machine = machine::generate(&mut c, &config.machine);
+    let skeleton = cfg::generate(&mut c, config, input_len);
+    let func = insts::generate(&mut c, config, &machine, &skeleton);
+    Case {
+        machine,
+        func,
+        output: None,
+    }
+}
+
+/// [`generate`] over a byte slice.
+pub fn generate_from_bytes(bytes: &[u8], config: &Config) -> Case {
+    generate(&mut Unstructured::new(bytes), config)
+}

@@ -186,6 +186,7 @@ pub fn parse_and_validate(src: &[u8]) -> Result<(Case, SourceMap), Vec<Diagnosti
             message: e.message,
         })
         .collect();
-    diags.sort();
+    // Stable: errors at one position keep the validator's order.
+    diags.sort_by_key(|d| d.pos);
     Err(diags)
 }

@@ -33,32 +33,33 @@ struct Parser<'a> {
 
 type Res<T> = Result<T, ParseError>;
 
-/// Splits `word` as `<prefix><digits><suffix>`; returns the number and the
-/// suffix. `Err` carries a message when the digits overflow.
-fn split_indexed<'w>(word: &'w str, prefix: &str) -> Option<Result<(u64, &'w str), String>> {
+/// Splits `word` as `<prefix><digits><suffix>`; returns the number
+/// (saturated at `u64::MAX`) and the suffix.
+fn split_indexed<'w>(word: &'w str, prefix: &str) -> Option<(u64, &'w str)> {
     let rest = word.strip_prefix(prefix)?;
     let ndig = rest.bytes().take_while(u8::is_ascii_digit).count();
     if ndig == 0 {
         return None;
     }
     let (digits, suffix) = rest.split_at(ndig);
-    Some(match digits.parse::<u64>() {
-        Ok(n) => Ok((n, suffix)),
-        Err(_) => Err(format!("the number in `{word}` is too large")),
-    })
+    Some((digits.parse::<u64>().unwrap_or(u64::MAX), suffix))
+}
+
+/// The digits of an over-large number, as written (a saturated value would
+/// print as `u64::MAX`).
+fn digits_of<'w>(word: &'w str, prefix: &str) -> &'w str {
+    let rest = &word[prefix.len()..];
+    &rest[..rest.bytes().take_while(u8::is_ascii_digit).count()]
 }
 
 /// `v<index><class>`.
 fn vreg_of(word: &str) -> Option<Result<VReg, String>> {
-    let r = split_indexed(word, "v")?;
-    let (n, suffix) = match r {
-        Ok(x) => x,
-        Err(e) => return Some(Err(e)),
-    };
+    let (n, suffix) = split_indexed(word, "v")?;
     let class = class_of_suffix(suffix)?;
     if n > VReg::MAX_INDEX as u64 {
         return Some(Err(format!(
-            "vreg index {n} is too large (at most {})",
+            "vreg index {} is too large (at most {})",
+            digits_of(word, "v"),
             VReg::MAX_INDEX
         )));
     }
@@ -67,15 +68,12 @@ fn vreg_of(word: &str) -> Option<Result<VReg, String>> {
 
 /// `p<hw><class>`.
 fn preg_of(word: &str) -> Option<Result<PReg, String>> {
-    let r = split_indexed(word, "p")?;
-    let (n, suffix) = match r {
-        Ok(x) => x,
-        Err(e) => return Some(Err(e)),
-    };
+    let (n, suffix) = split_indexed(word, "p")?;
     let class = class_of_suffix(suffix)?;
     if n > PReg::MAX_HW as u64 {
         return Some(Err(format!(
-            "register number {n} is too large (at most {})",
+            "register number {} is too large (at most {})",
+            digits_of(word, "p"),
             PReg::MAX_HW
         )));
     }
@@ -94,12 +92,20 @@ fn class_of_suffix(s: &str) -> Option<RegClass> {
 /// `<prefix><index>` with nothing after the digits.
 fn index_of(word: &str, prefix: &str) -> Option<Result<u64, String>> {
     match split_indexed(word, prefix)? {
-        Ok((n, "")) if n > MAX_INDEX => Some(Err(format!(
+        (n, "") if n > MAX_INDEX => Some(Err(format!(
             "the number in `{word}` is too large (at most {MAX_INDEX})"
         ))),
-        Ok((n, "")) => Some(Ok(n)),
-        Ok(_) => None,
-        Err(e) => Some(Err(e)),
+        (n, "") => Some(Ok(n)),
+        _ => None,
+    }
+}
+
+/// `"1 operand"`, `"2 operands"`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
@@ -714,9 +720,9 @@ impl<'a> Parser<'a> {
                 return self.err(
                     pos,
                     format!(
-                        "{inst} has {} operands, but its allocation line lists {}",
-                        range.len(),
-                        got.len()
+                        "{inst} has {}, but its allocation line lists {}",
+                        count(range.len(), "operand"),
+                        count(got.len(), "allocation")
                     ),
                 );
             }

@@ -1,0 +1,85 @@
+//! The `rafuzz` binary, run as a user runs it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn rafuzz(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rafuzz"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn cases(sub: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join("tests/cases").join(sub))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
+        .map(|p| p.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn validate_accepts_every_valid_case() {
+    let files = cases("valid");
+    let args: Vec<&str> = std::iter::once("validate")
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let (code, out) = rafuzz(&args);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.lines().count(), files.len());
+    assert!(out.lines().all(|l| l.ends_with(": ok")), "{out}");
+}
+
+#[test]
+fn validate_rejects_each_invalid_case_with_located_messages() {
+    for file in cases("invalid") {
+        let (code, out) = rafuzz(&["validate", &file]);
+        assert_eq!(code, 1, "{file}: {out}");
+        let src = std::fs::read_to_string(root().join(&file)).unwrap();
+        let expected: Vec<String> = src
+            .lines()
+            .filter_map(|l| l.strip_prefix("# error: "))
+            .map(|e| format!("{file}:{e}"))
+            .collect();
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got, expected, "{file}");
+    }
+}
+
+#[test]
+fn validate_reports_unreadable_files_and_keeps_going() {
+    let valid = &cases("valid")[0];
+    let (code, out) = rafuzz(&["validate", "no/such/file.ra", valid]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("no/such/file.ra: cannot read:"), "{out}");
+    assert!(out.contains(&format!("{valid}: ok")), "{out}");
+}
+
+#[test]
+fn list_names_allocators_and_targets() {
+    let (code, out) = rafuzz(&["list"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("allocators:") && out.contains("targets:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_nonzero() {
+    let (code, _) = rafuzz(&["validate"]);
+    assert_ne!(code, 0);
+    let (code, _) = rafuzz(&["no-such-command"]);
+    assert_ne!(code, 0);
+}

@@ -1,0 +1,265 @@
+//! The feasibility rules: what the generator guarantees so that a correct
+//! allocator can always allocate the case. They live here, in one place; the
+//! generator applies them through [`PointRegs`] and [`check`] verifies them
+//! independently on a finished case (tests and the `ssagen` target run it).
+//!
+//! 1. **Registers at a point.** At the early and at the late point of every
+//!    instruction, the operands that need a register of a class (`reg`,
+//!    `limit`, `fixed`, and a `reuse` of such an input) can be given distinct
+//!    registers that satisfy their constraints. An early use needs its
+//!    register at the early point, a late def at the late point, and a late
+//!    use or an early def at both. The generator proves it by construction:
+//!    it picks a witness register for each such operand as it draws the
+//!    constraint, and falls back to `any` when none is left.
+//! 2. **Clobbers.** An operand whose value lives at the late point (a late
+//!    use, any def) never needs a register the instruction clobbers; an early
+//!    use may (call arguments in caller-saved registers).
+//! 3. **Reuse.** A `reuse(k)` def is late, and operand `k` is an early use of
+//!    the same class; its register (when it needs one) is free at the late
+//!    point, where the def takes it over.
+//! 4. **Machine.** Every class has at least one allocatable register; `fixed`
+//!    never names a scratch register; `nonalloc` names `p63`, which no list
+//!    holds. Spill slots are unbounded, so values live across an instruction
+//!    can always wait in memory, and parallel moves can always borrow a
+//!    register when there is no scratch.
+//! 5. **Values.** Operands use values available (defined in a dominating
+//!    block or earlier in the block); a branch argument is chosen before the
+//!    branch, and when no value of the class is available one is defined just
+//!    before the branch rather than giving up.
+
+use allocator::{Function, Inst, MachineEnv, Operand, OperandConstraint, OperandPos, RegClass};
+
+/// Registers taken by witnesses at the early and the late point of the
+/// instruction being generated, and the ones it clobbers, per class, as
+/// masks over hardware numbers.
+#[derive(Clone, Copy, Default)]
+pub struct PointRegs {
+    pub early: [u64; 3],
+    pub late: [u64; 3],
+    pub clobbered: [u64; 3],
+}
+
+/// At which points an operand holds its register.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub early: bool,
+    pub late: bool,
+}
+
+impl Span {
+    pub fn of(op: Operand) -> Span {
+        match (op.is_def(), op.pos()) {
+            (false, OperandPos::Early) => Span {
+                early: true,
+                late: false,
+            },
+            (true, OperandPos::Late) => Span {
+                early: false,
+                late: true,
+            },
+            _ => Span {
+                early: true,
+                late: true,
+            },
+        }
+    }
+}
+
+impl PointRegs {
+    /// Registers of `class` among `candidates` that an operand spanning
+    /// `span` may take (free at its points, not clobbered if it lives late).
+    pub fn free(&self, class: RegClass, span: Span, candidates: u64) -> u64 {
+        let c = class.index();
+        let mut m = candidates;
+        if span.early {
+            m &= !self.early[c];
+        }
+        if span.late {
+            m &= !(self.late[c] | self.clobbered[c]);
+        }
+        m
+    }
+
+    pub fn take(&mut self, class: RegClass, span: Span, hw: usize) {
+        let c = class.index();
+        if span.early {
+            self.early[c] |= 1 << hw;
+        }
+        if span.late {
+            self.late[c] |= 1 << hw;
+        }
+    }
+}
+
+/// Masks per class: allocatable registers, and every register a `fixed`
+/// constraint may name (allocatable and fixed stack locations).
+pub fn machine_masks(env: &MachineEnv) -> ([u64; 3], [u64; 3]) {
+    let mut alloc = [0u64; 3];
+    let mut fixable = [0u64; 3];
+    for class in RegClass::ALL {
+        let c = class.index();
+        for r in env.allocatable(class) {
+            alloc[c] |= 1 << r.hw();
+        }
+        fixable[c] = alloc[c];
+        for r in &env.fixed_stack[c] {
+            fixable[c] |= 1 << r.hw();
+        }
+    }
+    (alloc, fixable)
+}
+
+/// The registers an operand may occupy, when it needs one.
+fn candidates(ops: &[Operand], k: usize, alloc: &[u64; 3]) -> Option<u64> {
+    let op = ops[k];
+    let c = op.class().index();
+    match op.constraint() {
+        OperandConstraint::Reg => Some(alloc[c]),
+        OperandConstraint::Limit(n) => Some(alloc[c] & low_mask(n as usize)),
+        OperandConstraint::FixedReg(r) => Some(1 << r.hw()),
+        OperandConstraint::Reuse(i) if i < ops.len() && i != k => candidates(ops, i, alloc),
+        _ => None,
+    }
+}
+
+/// Hardware numbers below `n` (n up to 64).
+pub fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// Checks rules 1 to 3 on every instruction (rule 1 by bipartite matching);
+/// returns the first violation, described.
+pub fn check(f: &Function, env: &MachineEnv) -> Result<(), String> {
+    let (alloc, _) = machine_masks(env);
+    for i in f.insts() {
+        check_inst(f, i, &alloc)?;
+    }
+    Ok(())
+}
+
+fn check_inst(f: &Function, i: Inst, alloc: &[u64; 3]) -> Result<(), String> {
+    let ops = f.inst_operands(i);
+    let mut clobbered = [0u64; 3];
+    for r in f.inst_clobbers(i) {
+        clobbered[r.class().index()] |= 1 << r.hw();
+    }
+    // slots[point][class]: candidate masks of the operands needing a register.
+    let mut slots: [[Vec<u64>; 3]; 2] = Default::default();
+    for (k, &op) in ops.iter().enumerate() {
+        if op.is_nonalloc() {
+            continue;
+        }
+        if let OperandConstraint::Reuse(t) = op.constraint() {
+            let input_ok = t < ops.len()
+                && ops[t].is_use()
+                && ops[t].pos() == OperandPos::Early
+                && ops[t].class() == op.class();
+            if op.pos() != OperandPos::Late || !input_ok {
+                return Err(format!("{i}: operand {k} ({op}) breaks the reuse rule"));
+            }
+        }
+        let Some(cand) = candidates(ops, k, alloc) else {
+            continue;
+        };
+        let span = Span::of(op);
+        let c = op.class().index();
+        if span.early {
+            slots[0][c].push(cand);
+        }
+        if span.late {
+            if cand & !clobbered[c] == 0 {
+                return Err(format!(
+                    "{i}: operand {k} ({op}) lives at the late point but may only be in clobbered registers"
+                ));
+            }
+            slots[1][c].push(cand & !clobbered[c]);
+        }
+    }
+    for (point, per_class) in slots.iter().enumerate() {
+        for (c, s) in per_class.iter().enumerate() {
+            if !has_matching(s) {
+                return Err(format!(
+                    "{i}: {} {} operands need distinct registers at the {} point, and no assignment exists",
+                    s.len(),
+                    RegClass::from_index(c),
+                    if point == 0 { "early" } else { "late" }
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether every slot can get a distinct register from its candidate mask
+/// (Kuhn's augmenting paths; slots and registers are few).
+pub fn has_matching(slots: &[u64]) -> bool {
+    let mut owner = [usize::MAX; 64];
+    fn augment(s: usize, slots: &[u64], owner: &mut [usize; 64], seen: &mut u64) -> bool {
+        let mut m = slots[s] & !*seen;
+        while m != 0 {
+            let r = m.trailing_zeros() as usize;
+            m &= m - 1;
+            *seen |= 1 << r;
+            if owner[r] == usize::MAX || augment(owner[r], slots, owner, seen) {
+                owner[r] = s;
+                return true;
+            }
+        }
+        false
+    }
+    (0..slots.len()).all(|s| augment(s, slots, &mut owner, &mut 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matching_respects_halls_condition() {
+        assert!(has_matching(&[]));
+        assert!(has_matching(&[0b11, 0b01]));
+        assert!(!has_matching(&[0b01, 0b01]));
+        assert!(!has_matching(&[0b11, 0b11, 0b11]));
+        assert!(has_matching(&[0b111, 0b011, 0b001]));
+        assert!(!has_matching(&[0]));
+    }
+
+    #[test]
+    fn point_regs_track_spans_and_clobbers() {
+        let mut p = PointRegs::default();
+        let i = RegClass::Int;
+        p.clobbered[0] = 0b100;
+        let early = Span {
+            early: true,
+            late: false,
+        };
+        let late = Span {
+            early: false,
+            late: true,
+        };
+        let both = Span {
+            early: true,
+            late: true,
+        };
+        assert_eq!(
+            p.free(i, early, 0b111),
+            0b111,
+            "early uses may sit in clobbered registers"
+        );
+        assert_eq!(p.free(i, late, 0b111), 0b011);
+        p.take(i, early, 0);
+        assert_eq!(p.free(i, both, 0b111), 0b010);
+        assert_eq!(
+            p.free(i, late, 0b111),
+            0b011,
+            "an early use frees its register for late defs"
+        );
+        p.take(i, late, 1);
+        assert_eq!(p.free(i, late, 0b111), 0b001);
+        assert_eq!(p.free(RegClass::Float, both, 0b111), 0b111);
+    }
+}

@@ -1,0 +1,513 @@
+//! Values and instructions: a walk down the dominator tree keeps the values
+//! available at each point (defined in a dominating block, or earlier in the
+//! block), instructions draw operands from them, and each operand that needs
+//! a register gets a witness register (see [`crate::feasibility`]) so the
+//! case stays allocatable.
+
+use crate::cfg::Skeleton;
+use crate::choices::Choices;
+use crate::config::Config;
+use crate::feasibility::{machine_masks, PointRegs, Span};
+use crate::machine::NONALLOC_HW;
+use allocator::domtree::DomTree;
+use allocator::{
+    Block, Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
+    OperandPos, PReg, RegClass, VReg,
+};
+
+type R = (u32, u32);
+
+struct InstSpec {
+    opcode: Opcode,
+    ops: R,
+    clobbers: R,
+    /// All targets' arguments, in target order.
+    args: R,
+}
+
+/// A use drawn for the instruction being built, with its witness register.
+#[derive(Clone, Copy)]
+struct UseSlot {
+    op: Operand,
+    witness: Option<usize>,
+    reused: bool,
+}
+
+struct Gen<'g, 'a, 'b> {
+    c: &'g mut Choices<'a, 'b>,
+    cfg: &'g Config,
+    alloc: [u64; 3],
+    fixable: [u64; 3],
+    classes: &'static [RegClass],
+    next_vreg: usize,
+    avail: [Vec<VReg>; 3],
+    param_classes: Vec<Vec<RegClass>>,
+    params: Vec<Vec<VReg>>,
+    insts: Vec<InstSpec>,
+    block_insts: Vec<R>,
+    ops: Vec<Operand>,
+    clobbers: Vec<PReg>,
+    args: Vec<VReg>,
+    uses: Vec<UseSlot>,
+    defs: Vec<(Operand, Option<usize>)>,
+}
+
+/// Fills the skeleton with values and instructions for machine `env`.
+pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) -> Function {
+    let n = sk.succs.len();
+    let (alloc, fixable) = machine_masks(env);
+    let classes: &'static [RegClass] = if cfg.multiple_classes {
+        &RegClass::ALL
+    } else {
+        &RegClass::ALL[..1]
+    };
+    let mut g = Gen {
+        c,
+        cfg,
+        alloc,
+        fixable,
+        classes,
+        next_vreg: 0,
+        avail: Default::default(),
+        param_classes: vec![Vec::new(); n],
+        params: vec![Vec::new(); n],
+        insts: Vec::new(),
+        block_insts: vec![(0, 0); n],
+        ops: Vec::new(),
+        clobbers: Vec::new(),
+        args: Vec::new(),
+        uses: Vec::new(),
+        defs: Vec::new(),
+    };
+    for b in 1..n {
+        if g.c.chance(1, 2) {
+            let k = g.c.int(1, cfg.max_block_params.max(1));
+            g.param_classes[b] = (0..k).map(|_| g.class()).collect();
+        }
+    }
+    // Walk the dominator tree in preorder; the available values of a block
+    // are those of its dominators plus its own so far.
+    let tree = DomTree::new(&skeleton_function(sk));
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for b in 1..n {
+        if let Some(d) = tree.idom(Block::new(b)) {
+            children[d.index()].push(b as u32);
+        }
+    }
+    let mut stack: Vec<(u32, usize, [usize; 3])> = vec![(0, 0, [0; 3])];
+    g.block(0, &sk.succs[0]);
+    while let Some(top) = stack.last_mut() {
+        let (b, k, saved) = *top;
+        if let Some(&child) = children[b as usize].get(k) {
+            top.1 += 1;
+            let lens = [g.avail[0].len(), g.avail[1].len(), g.avail[2].len()];
+            stack.push((child, 0, lens));
+            g.block(child as usize, &sk.succs[child as usize]);
+        } else {
+            for (v, len) in g.avail.iter_mut().zip(saved) {
+                v.truncate(len);
+            }
+            stack.pop();
+        }
+    }
+    g.finish(sk)
+}
+
+/// The skeleton as a function of bare terminators, for the dominator tree.
+fn skeleton_function(sk: &Skeleton) -> Function {
+    let mut b = FunctionBuilder::new();
+    let mut targets = Vec::new();
+    for succs in &sk.succs {
+        b.block(&[]);
+        if succs.is_empty() {
+            b.inst(Opcode::Ret, &[], &[], &[]);
+        } else {
+            targets.clear();
+            targets.extend(succs.iter().map(|&s| (Block(s), &[][..])));
+            b.inst(Opcode::Branch, &[], &[], &targets);
+        }
+    }
+    b.finish().expect("skeleton targets exist")
+}
+
+impl Gen<'_, '_, '_> {
+    fn class(&mut self) -> RegClass {
+        // Int values dominate real code; floats and vectors still show up.
+        match self.classes.len() {
+            1 => RegClass::Int,
+            _ => RegClass::ALL[self.c.weighted(&[6, 3, 2])],
+        }
+    }
+
+    fn new_vreg(&mut self, class: RegClass) -> VReg {
+        let v = VReg::new(self.next_vreg, class);
+        self.next_vreg += 1;
+        v
+    }
+
+    /// A value available now, of any class.
+    fn pick_value(&mut self) -> Option<VReg> {
+        let total: usize = self.avail.iter().map(Vec::len).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut k = self.c.int(0, total - 1);
+        for v in &self.avail {
+            if k < v.len() {
+                return Some(v[k]);
+            }
+            k -= v.len();
+        }
+        None
+    }
+
+    fn block(&mut self, b: usize, succs: &[u32]) {
+        let start = self.insts.len() as u32;
+        for k in 0..self.param_classes[b].len() {
+            let v = self.new_vreg(self.param_classes[b][k]);
+            self.params[b].push(v);
+            self.avail[v.class().index()].push(v);
+        }
+        let n = if self.cfg.insts {
+            self.c.int(0, self.cfg.max_insts_per_block)
+        } else {
+            0
+        };
+        for _ in 0..n {
+            self.op();
+        }
+        self.terminator(succs);
+        self.block_insts[b] = (start, self.insts.len() as u32);
+    }
+
+    /// Draws a constraint for an operand of `class` spanning `span`, taking
+    /// a witness register when it needs one; returns the constraint and the
+    /// witness. Falls back to `any` when no register is left.
+    fn constraint(
+        &mut self,
+        pr: &mut PointRegs,
+        class: RegClass,
+        span: Span,
+        call: bool,
+    ) -> (OperandConstraint, Option<usize>) {
+        let k = self.cfg.constraints;
+        let weights = [
+            3,
+            if k.reg { 4 } else { 0 },
+            if k.stack { 1 } else { 0 },
+            if k.fixed {
+                if call {
+                    8
+                } else {
+                    2
+                }
+            } else {
+                0
+            },
+            if k.limit { 1 } else { 0 },
+        ];
+        let ci = class.index();
+        match self.c.weighted(&weights) {
+            kind @ (1 | 4) => {
+                let Some(hw) = self.c.bit(pr.free(class, span, self.alloc[ci])) else {
+                    return (OperandConstraint::Any, None);
+                };
+                pr.take(class, span, hw);
+                if kind == 4 {
+                    let mut n = (hw + 1).next_power_of_two();
+                    if n < 64 && self.c.chance(1, 3) {
+                        n *= 2;
+                    }
+                    (OperandConstraint::Limit(n as u8), Some(hw))
+                } else {
+                    (OperandConstraint::Reg, Some(hw))
+                }
+            }
+            2 => (OperandConstraint::Stack, None),
+            3 => {
+                let Some(hw) = self.c.bit(pr.free(class, span, self.fixable[ci])) else {
+                    return (OperandConstraint::Any, None);
+                };
+                pr.take(class, span, hw);
+                (OperandConstraint::FixedReg(PReg::new(hw, class)), Some(hw))
+            }
+            _ => (OperandConstraint::Any, None),
+        }
+    }
+
+    fn draw_clobbers(&mut self, pr: &mut PointRegs, call: bool) {
+        let start = self.clobbers.len();
+        if call {
+            // A call clobbers (nearly) every preferred register: the
+            // caller-saved ones.
+            for &class in self.classes {
+                let c = class.index();
+                let mut m = self.alloc[c];
+                while m != 0 {
+                    let hw = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if self.c.chance(7, 8) {
+                        pr.clobbered[c] |= 1 << hw;
+                    }
+                }
+            }
+        } else if self.cfg.clobbers && self.c.chance(1, 5) {
+            for _ in 0..self.c.int(1, 3) {
+                let class = self.class();
+                let c = class.index();
+                if let Some(hw) = self.c.bit(self.alloc[c] & !pr.clobbered[c]) {
+                    pr.clobbered[c] |= 1 << hw;
+                }
+            }
+        }
+        for c in 0..3 {
+            let mut m = pr.clobbered[c];
+            while m != 0 {
+                let hw = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.clobbers.push(PReg::new(hw, RegClass::from_index(c)));
+            }
+        }
+        debug_assert!(self.clobbers.len() - start <= 192);
+    }
+
+    /// An ordinary or call-like instruction.
+    fn op(&mut self) {
+        let call = self.cfg.calls && self.c.chance(1, 12);
+        let mut pr = PointRegs::default();
+        let clob_start = self.clobbers.len() as u32;
+        self.draw_clobbers(&mut pr, call);
+        let n_uses = self.c.int(0, if call { 4 } else { 3 });
+        let n_defs = self.c.int(0, 2);
+        self.draw_uses(&mut pr, n_uses, call);
+        self.draw_defs(&mut pr, n_defs, call);
+        let nonalloc = self.cfg.nonalloc && self.c.chance(1, 16);
+        let defs_first = self.c.chance(1, 2);
+        self.emit(Opcode::Op, clob_start, defs_first, nonalloc, (0, 0));
+    }
+
+    fn draw_uses(&mut self, pr: &mut PointRegs, n: usize, call: bool) {
+        self.uses.clear();
+        for _ in 0..n {
+            let Some(v) = self.pick_value() else { break };
+            let late = self.cfg.positions && self.c.chance(1, 8);
+            let (pos, span) = if late {
+                (
+                    OperandPos::Late,
+                    Span {
+                        early: true,
+                        late: true,
+                    },
+                )
+            } else {
+                (
+                    OperandPos::Early,
+                    Span {
+                        early: true,
+                        late: false,
+                    },
+                )
+            };
+            let (constraint, witness) = self.constraint(pr, v.class(), span, call);
+            self.uses.push(UseSlot {
+                op: Operand::new(v, OperandKind::Use, pos, constraint),
+                witness,
+                reused: false,
+            });
+        }
+    }
+
+    fn draw_defs(&mut self, pr: &mut PointRegs, n: usize, call: bool) {
+        self.defs.clear();
+        for _ in 0..n {
+            let class = self.class();
+            let v = self.new_vreg(class);
+            let early = self.cfg.positions && self.c.chance(1, 8);
+            if !early && self.cfg.constraints.reuse && self.c.chance(1, 3) {
+                if let Some(op) = self.reuse_def(pr, v) {
+                    self.defs.push((op, None));
+                    continue;
+                }
+            }
+            let (pos, span) = if early {
+                (
+                    OperandPos::Early,
+                    Span {
+                        early: true,
+                        late: true,
+                    },
+                )
+            } else {
+                (
+                    OperandPos::Late,
+                    Span {
+                        early: false,
+                        late: true,
+                    },
+                )
+            };
+            let (constraint, witness) = self.constraint(pr, class, span, call);
+            self.defs
+                .push((Operand::new(v, OperandKind::Def, pos, constraint), witness));
+        }
+    }
+
+    /// A late def reusing an early use of its class that no other def reuses,
+    /// whose register (if it needs one) is free at the late point. The
+    /// constraint holds the *use index*; `emit` turns it into an operand index.
+    fn reuse_def(&mut self, pr: &mut PointRegs, v: VReg) -> Option<Operand> {
+        let class = v.class();
+        let n = self.uses.len();
+        if n == 0 {
+            return None;
+        }
+        let start = self.c.int(0, n - 1);
+        for j in (0..n).map(|j| (start + j) % n) {
+            let u = self.uses[j];
+            if u.reused || u.op.pos() != OperandPos::Early || u.op.class() != class {
+                continue;
+            }
+            let late = Span {
+                early: false,
+                late: true,
+            };
+            if let Some(hw) = u.witness {
+                if pr.free(class, late, 1 << hw) == 0 {
+                    continue;
+                }
+                pr.take(class, late, hw);
+            }
+            self.uses[j].reused = true;
+            return Some(Operand::new(
+                v,
+                OperandKind::Def,
+                OperandPos::Late,
+                OperandConstraint::Reuse(j),
+            ));
+        }
+        None
+    }
+
+    /// Appends the instruction built in `uses` and `defs`, and makes its defs
+    /// available to what follows.
+    fn emit(&mut self, opcode: Opcode, clob_start: u32, defs_first: bool, nonalloc: bool, args: R) {
+        let ops_start = self.ops.len() as u32;
+        let use_base = if defs_first { self.defs.len() } else { 0 };
+        let fix = |op: Operand| match op.constraint() {
+            OperandConstraint::Reuse(j) => {
+                op.with_constraint(OperandConstraint::Reuse(use_base + j))
+            }
+            _ => op,
+        };
+        if defs_first {
+            self.ops.extend(self.defs.iter().map(|d| fix(d.0)));
+            self.ops.extend(self.uses.iter().map(|u| u.op));
+        } else {
+            self.ops.extend(self.uses.iter().map(|u| u.op));
+            self.ops.extend(self.defs.iter().map(|d| fix(d.0)));
+        }
+        if nonalloc {
+            let class = self.class();
+            self.ops
+                .push(Operand::nonalloc(PReg::new(NONALLOC_HW, class)));
+        }
+        self.insts.push(InstSpec {
+            opcode,
+            ops: (ops_start, self.ops.len() as u32),
+            clobbers: (clob_start, self.clobbers.len() as u32),
+            args,
+        });
+        for k in 0..self.defs.len() {
+            let v = self.defs[k].0.vreg();
+            self.avail[v.class().index()].push(v);
+        }
+    }
+
+    fn terminator(&mut self, succs: &[u32]) {
+        // Branch arguments come first: they are read before the branch, and
+        // a missing value is defined just before it.
+        let args_start = self.args.len() as u32;
+        for &s in succs {
+            for k in 0..self.param_classes[s as usize].len() {
+                let class = self.param_classes[s as usize][k];
+                let v = match self.c.pick(&self.avail[class.index()]) {
+                    Some(v) => v,
+                    None => self.define_any(class),
+                };
+                self.args.push(v);
+            }
+        }
+        let args = (args_start, self.args.len() as u32);
+        let mut pr = PointRegs::default();
+        self.uses.clear();
+        self.defs.clear();
+        if self.cfg.branch_operands {
+            let n = self.c.int(0, if succs.is_empty() { 3 } else { 2 });
+            self.draw_uses(&mut pr, n, succs.is_empty());
+            if !succs.is_empty() && self.c.chance(1, 16) {
+                let class = self.class();
+                let v = self.new_vreg(class);
+                let (constraint, _) = self.constraint(
+                    &mut pr,
+                    class,
+                    Span {
+                        early: false,
+                        late: true,
+                    },
+                    false,
+                );
+                self.defs.push((Operand::def(v, constraint), None));
+            }
+        }
+        let opcode = if succs.is_empty() {
+            Opcode::Ret
+        } else {
+            Opcode::Branch
+        };
+        let clob = self.clobbers.len() as u32;
+        self.emit(opcode, clob, false, false, args);
+    }
+
+    /// `op def:vN:any`, defining a fresh value of `class`.
+    fn define_any(&mut self, class: RegClass) -> VReg {
+        let v = self.new_vreg(class);
+        let start = self.ops.len() as u32;
+        self.ops.push(Operand::def(v, OperandConstraint::Any));
+        let clob = self.clobbers.len() as u32;
+        self.insts.push(InstSpec {
+            opcode: Opcode::Op,
+            ops: (start, start + 1),
+            clobbers: (clob, clob),
+            args: (0, 0),
+        });
+        self.avail[class.index()].push(v);
+        v
+    }
+
+    fn finish(self, sk: &Skeleton) -> Function {
+        let mut b = FunctionBuilder::new();
+        let mut targets: Vec<(Block, &[VReg])> = Vec::new();
+        for (bi, succs) in sk.succs.iter().enumerate() {
+            b.block(&self.params[bi]);
+            let (s, e) = self.block_insts[bi];
+            for spec in &self.insts[s as usize..e as usize] {
+                targets.clear();
+                if spec.opcode == Opcode::Branch {
+                    let mut at = spec.args.0 as usize;
+                    for &t in succs {
+                        let k = self.param_classes[t as usize].len();
+                        targets.push((Block(t), &self.args[at..at + k]));
+                        at += k;
+                    }
+                }
+                b.inst(
+                    spec.opcode,
+                    &self.ops[spec.ops.0 as usize..spec.ops.1 as usize],
+                    &self.clobbers[spec.clobbers.0 as usize..spec.clobbers.1 as usize],
+                    &targets,
+                );
+            }
+        }
+        b.finish().expect("generated targets exist")
+    }
+}

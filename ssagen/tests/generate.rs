@@ -1,0 +1,145 @@
+//! The generator's promises, over many inputs: every byte string gives a
+//! valid, feasible case; the CFG has no critical edge and every block is
+//! reachable; structured mode is reducible; printing round-trips.
+
+use allocator::{cfg, domtree::DomTree, validate::validate};
+use rand::{Rng, SeedableRng};
+use ssagen::{feasibility, generate_from_bytes, Config};
+
+fn inputs(count: usize, max_len: usize, seed: u64) -> impl Iterator<Item = Vec<u8>> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(move |_| {
+        let len = rng.gen_range(0..=max_len);
+        (0..len).map(|_| rng.gen()).collect()
+    })
+}
+
+fn assert_valid(bytes: &[u8], config: &Config) -> allocator::Case {
+    let case = generate_from_bytes(bytes, config);
+    let errs = validate(&case.func, &case.machine);
+    assert!(
+        errs.is_empty(),
+        "invalid case ({} errors, first: {})\n{}",
+        errs.len(),
+        errs[0].message,
+        allocator::text::print(&case)
+    );
+    if let Err(e) = feasibility::check(&case.func, &case.machine) {
+        panic!("infeasible case: {e}\n{}", allocator::text::print(&case));
+    }
+    case
+}
+
+#[test]
+fn ten_thousand_random_inputs_give_valid_feasible_cases() {
+    let config = Config::default();
+    for bytes in inputs(10_000, 1024, 1) {
+        assert_valid(&bytes, &config);
+    }
+}
+
+#[test]
+fn large_inputs_and_edge_inputs_give_valid_cases() {
+    let config = Config::default();
+    for bytes in inputs(40, 64 * 1024, 2) {
+        assert_valid(&bytes, &config);
+    }
+    for bytes in [
+        vec![],
+        vec![0],
+        vec![0xff; 4096],
+        vec![0; 4096],
+        (0..=255).collect(),
+    ] {
+        assert_valid(&bytes, &config);
+    }
+}
+
+#[test]
+fn empty_input_gives_the_smallest_case() {
+    let case = assert_valid(&[], &Config::default());
+    assert_eq!(case.func.num_blocks(), 1);
+    assert_eq!(case.func.num_insts(), 1);
+    assert!(case.func.is_ret(allocator::Inst(0)));
+}
+
+#[test]
+fn no_critical_edges_and_all_blocks_reachable() {
+    for bytes in inputs(2000, 2048, 3) {
+        let case = generate_from_bytes(&bytes, &Config::cfg_only());
+        let f = &case.func;
+        assert!(cfg::critical_edges(f).is_empty());
+        assert!(cfg::reachable(f).iter().all(|&r| r));
+    }
+}
+
+#[test]
+fn structured_mode_is_reducible_and_irreducible_mode_is_not_always() {
+    let structured = Config {
+        irreducible: false,
+        ..Config::cfg_only()
+    };
+    let mut irreducible_seen = 0;
+    for bytes in inputs(2000, 4096, 4) {
+        let s = generate_from_bytes(&bytes, &structured);
+        assert!(
+            cfg::is_reducible(&s.func, &DomTree::new(&s.func)),
+            "{}",
+            allocator::text::print(&s)
+        );
+        let i = generate_from_bytes(&bytes, &Config::cfg_only());
+        if !cfg::is_reducible(&i.func, &DomTree::new(&i.func)) {
+            irreducible_seen += 1;
+        }
+    }
+    assert!(
+        irreducible_seen > 100,
+        "only {irreducible_seen} irreducible CFGs in 2000"
+    );
+}
+
+#[test]
+fn printing_round_trips() {
+    for bytes in inputs(500, 4096, 5) {
+        let case = generate_from_bytes(&bytes, &Config::default());
+        let text = allocator::text::print(&case);
+        let (again, _) = allocator::text::parse(text.as_bytes()).unwrap();
+        assert_eq!(again, case);
+    }
+}
+
+#[test]
+fn narrowed_configs_hold() {
+    let config = Config {
+        multiple_classes: false,
+        calls: false,
+        clobbers: false,
+        positions: false,
+        branch_operands: false,
+        nonalloc: false,
+        constraints: ssagen::ConstraintSet {
+            reg: true,
+            stack: false,
+            fixed: false,
+            reuse: false,
+            limit: false,
+        },
+        ..Config::default()
+    };
+    for bytes in inputs(500, 2048, 6) {
+        let case = assert_valid(&bytes, &config);
+        let f = &case.func;
+        for i in f.insts() {
+            assert!(f.inst_clobbers(i).is_empty());
+            for op in f.inst_operands(i) {
+                assert!(!op.is_nonalloc());
+                assert_eq!(op.class(), allocator::RegClass::Int);
+                assert!(matches!(
+                    op.constraint(),
+                    allocator::OperandConstraint::Any | allocator::OperandConstraint::Reg
+                ));
+                assert!(op.has_default_pos());
+            }
+        }
+    }
+}
