@@ -4,9 +4,30 @@
 use crate::function::Function;
 use crate::index::Block;
 
+/// A control-flow graph as the walks and the dominator tree see it: blocks
+/// `0..num_blocks()`, block 0 the entry. Implemented by [`Function`] and by
+/// the generator's CFG skeletons, so they share one dominator algorithm.
+pub trait Graph {
+    fn num_blocks(&self) -> usize;
+    fn succs(&self, b: Block) -> &[Block];
+    fn preds(&self, b: Block) -> &[Block];
+}
+
+impl Graph for Function {
+    fn num_blocks(&self) -> usize {
+        Function::num_blocks(self)
+    }
+    fn succs(&self, b: Block) -> &[Block] {
+        self.block_succs(b)
+    }
+    fn preds(&self, b: Block) -> &[Block] {
+        self.block_preds(b)
+    }
+}
+
 /// The blocks reachable from the entry, in postorder of an iterative
 /// depth-first search that visits successors in their listed order.
-pub fn postorder(f: &Function) -> Vec<Block> {
+pub fn postorder<G: Graph + ?Sized>(f: &G) -> Vec<Block> {
     let n = f.num_blocks();
     let mut order = Vec::with_capacity(n);
     if n == 0 {
@@ -14,11 +35,11 @@ pub fn postorder(f: &Function) -> Vec<Block> {
     }
     let mut visited = vec![false; n];
     // (block, index of the next successor to visit)
-    let mut stack: Vec<(Block, usize)> = vec![(f.entry_block(), 0)];
+    let mut stack: Vec<(Block, usize)> = vec![(Block(0), 0)];
     visited[0] = true;
     while let Some(top) = stack.last_mut() {
         let (b, next) = *top;
-        let succs = f.block_succs(b);
+        let succs = f.succs(b);
         if next < succs.len() {
             top.1 += 1;
             let s = succs[next];
@@ -35,7 +56,7 @@ pub fn postorder(f: &Function) -> Vec<Block> {
 }
 
 /// The reachable blocks in reverse postorder (the entry first).
-pub fn reverse_postorder(f: &Function) -> Vec<Block> {
+pub fn reverse_postorder<G: Graph + ?Sized>(f: &G) -> Vec<Block> {
     let mut po = postorder(f);
     po.reverse();
     po

@@ -2,7 +2,7 @@
 //! ("A Simple, Fast Dominance Algorithm"), with constant-time `dominates`
 //! through pre/post numbers of the tree.
 
-use crate::cfg::reverse_postorder;
+use crate::cfg::{reverse_postorder, Graph};
 use crate::function::Function;
 use crate::index::Block;
 
@@ -17,6 +17,11 @@ pub struct DomTree {
 
 impl DomTree {
     pub fn new(f: &Function) -> DomTree {
+        Self::of_graph(f)
+    }
+
+    /// The dominator tree of any [`Graph`].
+    pub fn of_graph<G: Graph + ?Sized>(f: &G) -> DomTree {
         let n = f.num_blocks();
         let rpo = reverse_postorder(f);
         let mut rpo_num = vec![u32::MAX; n];
@@ -43,7 +48,7 @@ impl DomTree {
             changed = false;
             for &b in rpo.iter().skip(1) {
                 let mut new = Block::INVALID;
-                for &p in f.block_preds(b) {
+                for &p in f.preds(b) {
                     if !idom[p.index()].is_valid() {
                         continue; // unreachable, or not processed yet
                     }
@@ -61,24 +66,38 @@ impl DomTree {
         }
         // Pre/post numbering of the tree: a dominates b iff a's interval
         // encloses b's.
-        let mut children: Vec<Vec<Block>> = vec![Vec::new(); n];
+        // Children of each block as ranges of one array (a counting sort by
+        // immediate dominator), then an iterative preorder walk.
+        let mut child_start = vec![0u32; n + 1];
         for &b in rpo.iter().skip(1) {
-            children[idom[b.index()].index()].push(b);
+            child_start[idom[b.index()].index() + 1] += 1;
+        }
+        for b in 0..n {
+            child_start[b + 1] += child_start[b];
+        }
+        let mut fill = child_start.clone();
+        let mut children = vec![Block::INVALID; child_start[n] as usize];
+        for &b in rpo.iter().skip(1) {
+            let d = idom[b.index()].index();
+            children[fill[d] as usize] = b;
+            fill[d] += 1;
         }
         let (mut pre, mut post) = (vec![u32::MAX; n], vec![u32::MAX; n]);
         let mut clock = 0u32;
-        let mut stack: Vec<(Block, usize)> = rpo.first().map(|&e| (e, 0)).into_iter().collect();
+        let mut stack: Vec<(Block, u32)> = Vec::new();
         if let Some(&e) = rpo.first() {
             pre[e.index()] = clock;
             clock += 1;
+            stack.push((e, child_start[e.index()]));
         }
         while let Some(top) = stack.last_mut() {
             let (b, k) = *top;
-            if let Some(&c) = children[b.index()].get(k) {
+            if k < child_start[b.index() + 1] {
                 top.1 += 1;
+                let c = children[k as usize];
                 pre[c.index()] = clock;
                 clock += 1;
-                stack.push((c, 0));
+                stack.push((c, child_start[c.index()]));
             } else {
                 post[b.index()] = clock;
                 clock += 1;

@@ -268,6 +268,19 @@ impl FunctionBuilder {
         Self::default()
     }
 
+    /// A builder with room for the given numbers of blocks, instructions
+    /// and operands, for callers that know them (the generator).
+    pub fn with_capacity(blocks: usize, insts: usize, operands: usize) -> Self {
+        let mut b = Self::default();
+        b.f.blocks.reserve(blocks);
+        b.f.insts.reserve(insts);
+        b.f.inst_block.reserve(insts);
+        b.f.operands.reserve(operands);
+        b.f.succs.reserve(2 * blocks);
+        b.f.targets.reserve(2 * blocks);
+        b
+    }
+
     fn note_vreg(&mut self, v: VReg) {
         self.f.num_vregs = self.f.num_vregs.max(v.index() + 1);
     }

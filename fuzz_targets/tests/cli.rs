@@ -83,3 +83,32 @@ fn usage_errors_exit_nonzero() {
     let (code, _) = rafuzz(&["no-such-command"]);
     assert_ne!(code, 0);
 }
+
+#[test]
+fn gen_is_reproducible_and_valid() {
+    let (code, a) = rafuzz(&["gen", "--seed", "7", "--size", "512"]);
+    assert_eq!(code, 0);
+    let (_, b) = rafuzz(&["gen", "--seed", "7", "--size", "512"]);
+    assert_eq!(a, b, "the same seed gives the same case");
+    let (_, c) = rafuzz(&["gen", "--seed", "8", "--size", "512"]);
+    assert_ne!(a, c);
+    let (case, _) = allocator::text::parse_and_validate(a.as_bytes()).unwrap();
+    assert!(case.output.is_none());
+}
+
+#[test]
+fn gen_stats_reports_every_generated_case_valid() {
+    let (code, out) = rafuzz(&["gen", "--stats", "50", "--size", "1024"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("valid                 100.0%"), "{out}");
+    assert!(out.contains("ns/inst"), "{out}");
+}
+
+#[test]
+fn run_replays_a_corpus_directory() {
+    let (code, out) = rafuzz(&["run", "ssagen", "corpus/ssagen"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.trim_end().ends_with("0 failed"), "{out}");
+    let (code, out) = rafuzz(&["run", "no-such-target", "corpus/ssagen"]);
+    assert_eq!(code, 2, "{out}");
+}

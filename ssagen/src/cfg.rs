@@ -12,12 +12,58 @@
 
 use crate::choices::Choices;
 use crate::config::Config;
+use allocator::cfg::Graph;
+use allocator::Block;
 
-/// Successor lists per block (empty: the block returns), blocks numbered in
-/// spine order, block 0 the entry.
+/// A CFG without instructions: at most two successors per block (none: the
+/// block returns), blocks numbered in spine order, block 0 the entry.
 #[derive(Clone, Debug, Default)]
 pub struct Skeleton {
-    pub succs: Vec<Vec<u32>>,
+    succs: Vec<[Block; 2]>,
+    nsucc: Vec<u8>,
+    pred_start: Vec<u32>,
+    preds: Vec<Block>,
+}
+
+impl Skeleton {
+    fn new(succs: Vec<[Block; 2]>, nsucc: Vec<u8>) -> Skeleton {
+        let n = succs.len();
+        let mut pred_start = vec![0u32; n + 1];
+        for (s, &k) in succs.iter().zip(&nsucc) {
+            for t in &s[..k as usize] {
+                pred_start[t.index() + 1] += 1;
+            }
+        }
+        for b in 0..n {
+            pred_start[b + 1] += pred_start[b];
+        }
+        let mut fill = pred_start.clone();
+        let mut preds = vec![Block::INVALID; pred_start[n] as usize];
+        for (b, (s, &k)) in succs.iter().zip(&nsucc).enumerate() {
+            for t in &s[..k as usize] {
+                preds[fill[t.index()] as usize] = Block::new(b);
+                fill[t.index()] += 1;
+            }
+        }
+        Skeleton {
+            succs,
+            nsucc,
+            pred_start,
+            preds,
+        }
+    }
+}
+
+impl Graph for Skeleton {
+    fn num_blocks(&self) -> usize {
+        self.succs.len()
+    }
+    fn succs(&self, b: Block) -> &[Block] {
+        &self.succs[b.index()][..self.nsucc[b.index()] as usize]
+    }
+    fn preds(&self, b: Block) -> &[Block] {
+        &self.preds[self.pred_start[b.index()] as usize..self.pred_start[b.index() + 1] as usize]
+    }
 }
 
 /// An edge between units: `from` unit's exit (or C block) to `to` unit's A.
@@ -55,36 +101,36 @@ pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
     // Per unit: its A block, and its C block when it is a triad.
     let mut a_block = Vec::with_capacity(n_units);
     let mut c_block = Vec::with_capacity(n_units);
-    let mut succs: Vec<Vec<u32>> = Vec::with_capacity(3 * n_units);
+    let mut succs: Vec<[Block; 2]> = Vec::with_capacity(3 * n_units);
+    let mut nsucc: Vec<u8> = Vec::with_capacity(3 * n_units);
+    let set = |succs: &mut Vec<[Block; 2]>, nsucc: &mut Vec<u8>, b: u32, to: &[u32]| {
+        for (k, &t) in to.iter().enumerate() {
+            succs[b as usize][k] = Block(t);
+        }
+        nsucc[b as usize] = to.len() as u8;
+    };
     for u in 0..n_units {
         let remaining_units = n_units - u - 1;
         let triad = succs.len() + 3 + remaining_units <= budget && c.chance(1, 2);
         let a = succs.len() as u32;
         a_block.push(a);
-        succs.push(Vec::new());
+        let blocks = if triad { 3 } else { 1 };
+        succs.extend(std::iter::repeat_n([Block::INVALID; 2], blocks));
+        nsucc.extend(std::iter::repeat_n(0, blocks));
         if triad {
             let (b, cb) = (a + 1, a + 2);
-            succs.push(Vec::new());
-            succs.push(Vec::new());
-            succs[a as usize] = if c.chance(1, 2) {
-                vec![b, cb]
-            } else {
-                vec![cb, b]
-            };
+            let order = if c.chance(1, 2) { [b, cb] } else { [cb, b] };
+            set(&mut succs, &mut nsucc, a, &order);
             c_block.push(Some(cb));
         } else {
             c_block.push(None);
         }
     }
     // The spine.
-    for u in 0..n_units {
-        let exit = if c_block[u].is_some() {
-            a_block[u] + 1
-        } else {
-            a_block[u]
-        };
-        if u + 1 < n_units {
-            succs[exit as usize] = vec![a_block[u + 1]];
+    for (u, (&a, cb)) in a_block.iter().zip(&c_block).enumerate() {
+        let exit = if cb.is_some() { a + 1 } else { a };
+        if let Some(&next) = a_block.get(u + 1) {
+            set(&mut succs, &mut nsucc, exit, &[next]);
         }
     }
     // The C blocks' jumps.
@@ -102,9 +148,9 @@ pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
         if e.to > e.from + 1 || e.to <= e.from {
             placed.push(e);
         }
-        succs[cb as usize] = vec![a_block[to]];
+        set(&mut succs, &mut nsucc, cb, &[a_block[to]]);
     }
-    Skeleton { succs }
+    Skeleton::new(succs, nsucc)
 }
 
 #[cfg(test)]
@@ -131,6 +177,7 @@ mod tests {
     fn empty_input_gives_one_returning_block() {
         let mut u = Unstructured::new(&[]);
         let s = generate(&mut Choices::new(&mut u), &Config::default(), 0);
-        assert_eq!(s.succs, vec![Vec::<u32>::new()]);
+        assert_eq!(s.num_blocks(), 1);
+        assert!(s.succs(Block(0)).is_empty());
     }
 }

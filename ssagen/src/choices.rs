@@ -3,21 +3,51 @@
 
 use arbitrary::Unstructured;
 
-/// A thin wrapper over [`Unstructured`] whose every method succeeds. When the
-/// bytes are exhausted, `int` returns the low bound, `chance` returns false and
-/// `pick` returns the first element: generation then winds down to the
-/// smallest complete case instead of failing.
+/// A thin reader over the fuzzer's bytes whose every method succeeds. When
+/// the bytes are exhausted, `int` returns the low bound, `chance` returns
+/// false and `pick` returns the first element: generation then winds down to
+/// the smallest complete case instead of failing.
+///
+/// It reads the [`Unstructured`]'s bytes directly (one to four bytes per
+/// number, by the width of the range) and, when dropped, advances the
+/// `Unstructured` past what it consumed, so a caller can go on drawing from
+/// the rest.
 pub struct Choices<'a, 'b> {
     u: &'b mut Unstructured<'a>,
+    data: &'a [u8],
+    pos: usize,
 }
 
 impl<'a, 'b> Choices<'a, 'b> {
     pub fn new(u: &'b mut Unstructured<'a>) -> Self {
-        Choices { u }
+        let data = u.peek_bytes(u.len()).unwrap_or(&[]);
+        Choices { u, data, pos: 0 }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.u.is_empty()
+        self.pos >= self.data.len()
+    }
+
+    /// Bytes consumed so far.
+    pub fn consumed(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn take(&mut self, n: usize) -> u32 {
+        if let Some(bytes) = self.data.get(self.pos..self.pos + n) {
+            self.pos += n;
+            return bytes.iter().fold(0, |x, &b| (x << 8) | b as u32);
+        }
+        let mut x = 0u32;
+        for _ in 0..n {
+            let Some(&b) = self.data.get(self.pos) else {
+                break;
+            };
+            self.pos += 1;
+            x = (x << 8) | b as u32;
+        }
+        x
     }
 
     /// A number in `lo..=hi` (requires `lo <= hi`).
@@ -27,18 +57,40 @@ impl<'a, 'b> Choices<'a, 'b> {
         if lo >= hi {
             return lo;
         }
-        let span = (hi - lo) as u32;
-        lo + self.u.int_in_range(0..=span).unwrap_or(0) as usize
+        // Scale the drawn bits onto the span by multiply-shift (no division).
+        let span = (hi - lo) as u64 + 1;
+        let bits = if span <= 1 << 8 {
+            8
+        } else if span <= 1 << 16 {
+            16
+        } else {
+            32
+        };
+        let x = self.take(bits / 8) as u64;
+        lo + ((x * span) >> bits) as usize
+    }
+
+    /// The next byte (0 once exhausted). Callers that split one byte into
+    /// several decisions make 0 mean the plainest choice of each.
+    #[inline]
+    pub fn byte(&mut self) -> u8 {
+        self.take(1) as u8
+    }
+
+    /// The next two bytes as one number (0 once exhausted).
+    #[inline]
+    pub fn word(&mut self) -> u16 {
+        self.take(2) as u16
     }
 
     /// True with probability `n / d`; false once the bytes are exhausted.
     #[inline]
     pub fn chance(&mut self, n: u32, d: u32) -> bool {
         debug_assert!(n <= d && d > 0);
-        if self.u.is_empty() {
+        if self.is_empty() {
             return false;
         }
-        self.u.int_in_range(1..=d).unwrap_or(d) <= n
+        self.int(1, d as usize) <= n as usize
     }
 
     /// An element of `xs`, or `None` when it is empty (never fails).
@@ -52,11 +104,21 @@ impl<'a, 'b> Choices<'a, 'b> {
 
     /// An index drawn with the given weights (all zero weights pick 0).
     pub fn weighted(&mut self, weights: &[u32]) -> usize {
+        let b = self.byte();
+        weighted_from(b, weights)
+    }
+}
+
+/// An index chosen by byte `b` with the given weights: `b` scaled onto the
+/// total weight (0 picks the first index with a weight).
+#[inline]
+pub fn weighted_from(b: u8, weights: &[u32]) -> usize {
+    {
         let total: u32 = weights.iter().sum();
         if total == 0 {
             return 0;
         }
-        let mut x = self.int(0, total as usize - 1) as u32;
+        let mut x = (b as u32 * total) >> 8;
         for (i, &w) in weights.iter().enumerate() {
             if x < w {
                 return i;
@@ -65,7 +127,9 @@ impl<'a, 'b> Choices<'a, 'b> {
         }
         weights.len() - 1
     }
+}
 
+impl Choices<'_, '_> {
     /// A set bit of `mask`, or `None` when it is zero.
     #[inline]
     pub fn bit(&mut self, mask: u64) -> Option<usize> {
@@ -78,6 +142,12 @@ impl<'a, 'b> Choices<'a, 'b> {
             m &= m - 1;
         }
         Some(m.trailing_zeros() as usize)
+    }
+}
+
+impl Drop for Choices<'_, '_> {
+    fn drop(&mut self) {
+        let _ = self.u.bytes(self.pos);
     }
 }
 
@@ -110,5 +180,18 @@ mod tests {
             assert!([1, 2, 4, 7].contains(&b));
             assert!(c.weighted(&[1, 0, 3]) != 1);
         }
+    }
+
+    #[test]
+    fn dropping_advances_the_unstructured() {
+        let data = [1u8, 2, 3, 4, 5];
+        let mut u = Unstructured::new(&data);
+        {
+            let mut c = Choices::new(&mut u);
+            c.int(0, 10);
+            c.int(0, 1000);
+            assert_eq!(c.consumed(), 3);
+        }
+        assert_eq!(u.len(), 2);
     }
 }

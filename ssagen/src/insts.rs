@@ -5,10 +5,11 @@
 //! case stays allocatable.
 
 use crate::cfg::Skeleton;
-use crate::choices::Choices;
+use crate::choices::{weighted_from, Choices};
 use crate::config::Config;
 use crate::feasibility::{machine_masks, PointRegs, Span};
 use crate::machine::NONALLOC_HW;
+use allocator::cfg::Graph;
 use allocator::domtree::DomTree;
 use allocator::{
     Block, Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
@@ -41,8 +42,13 @@ struct Gen<'g, 'a, 'b> {
     classes: &'static [RegClass],
     next_vreg: usize,
     avail: [Vec<VReg>; 3],
-    param_classes: Vec<Vec<RegClass>>,
-    params: Vec<Vec<VReg>>,
+    /// Parameter classes of block `b`: `pclass[pclass_start[b]..pclass_start[b + 1]]`.
+    pclass: Vec<RegClass>,
+    pclass_start: Vec<u32>,
+    /// Parameters of block `b`: `params[param_range[b]]` (blocks are filled
+    /// in dominator-tree order, so ranges are not in block order).
+    params: Vec<VReg>,
+    param_range: Vec<R>,
     insts: Vec<InstSpec>,
     block_insts: Vec<R>,
     ops: Vec<Operand>,
@@ -54,7 +60,7 @@ struct Gen<'g, 'a, 'b> {
 
 /// Fills the skeleton with values and instructions for machine `env`.
 pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) -> Function {
-    let n = sk.succs.len();
+    let n = sk.num_blocks();
     let (alloc, fixable) = machine_masks(env);
     let classes: &'static [RegClass] = if cfg.multiple_classes {
         &RegClass::ALL
@@ -69,8 +75,10 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         classes,
         next_vreg: 0,
         avail: Default::default(),
-        param_classes: vec![Vec::new(); n],
-        params: vec![Vec::new(); n],
+        pclass: Vec::new(),
+        pclass_start: Vec::with_capacity(n + 1),
+        params: Vec::new(),
+        param_range: vec![(0, 0); n],
         insts: Vec::new(),
         block_insts: vec![(0, 0); n],
         ops: Vec::new(),
@@ -79,30 +87,47 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         uses: Vec::new(),
         defs: Vec::new(),
     };
-    for b in 1..n {
-        if g.c.chance(1, 2) {
-            let k = g.c.int(1, cfg.max_block_params.max(1));
-            g.param_classes[b] = (0..k).map(|_| g.class()).collect();
+    g.pclass_start.push(0);
+    for b in 0..n {
+        if b > 0 && g.c.chance(1, 2) {
+            for _ in 0..g.c.int(1, cfg.max_block_params.max(1)) {
+                let class = g.class();
+                g.pclass.push(class);
+            }
         }
+        g.pclass_start.push(g.pclass.len() as u32);
     }
     // Walk the dominator tree in preorder; the available values of a block
-    // are those of its dominators plus its own so far.
-    let tree = DomTree::new(&skeleton_function(sk));
-    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // are those of its dominators plus its own so far. Children lists are
+    // a counting sort of the blocks by immediate dominator.
+    let tree = DomTree::of_graph(sk);
+    let mut child_start = vec![0u32; n + 1];
     for b in 1..n {
         if let Some(d) = tree.idom(Block::new(b)) {
-            children[d.index()].push(b as u32);
+            child_start[d.index() + 1] += 1;
         }
     }
-    let mut stack: Vec<(u32, usize, [usize; 3])> = vec![(0, 0, [0; 3])];
-    g.block(0, &sk.succs[0]);
+    for b in 0..n {
+        child_start[b + 1] += child_start[b];
+    }
+    let mut fill = child_start.clone();
+    let mut children = vec![0u32; child_start[n] as usize];
+    for b in 1..n {
+        if let Some(d) = tree.idom(Block::new(b)) {
+            children[fill[d.index()] as usize] = b as u32;
+            fill[d.index()] += 1;
+        }
+    }
+    let mut stack: Vec<(u32, u32, [usize; 3])> = vec![(0, child_start[0], [0; 3])];
+    g.block(0, sk.succs(Block(0)));
     while let Some(top) = stack.last_mut() {
         let (b, k, saved) = *top;
-        if let Some(&child) = children[b as usize].get(k) {
+        if k < child_start[b as usize + 1] {
+            let child = children[k as usize];
             top.1 += 1;
             let lens = [g.avail[0].len(), g.avail[1].len(), g.avail[2].len()];
-            stack.push((child, 0, lens));
-            g.block(child as usize, &sk.succs[child as usize]);
+            stack.push((child, child_start[child as usize], lens));
+            g.block(child as usize, sk.succs(Block(child)));
         } else {
             for (v, len) in g.avail.iter_mut().zip(saved) {
                 v.truncate(len);
@@ -113,29 +138,17 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     g.finish(sk)
 }
 
-/// The skeleton as a function of bare terminators, for the dominator tree.
-fn skeleton_function(sk: &Skeleton) -> Function {
-    let mut b = FunctionBuilder::new();
-    let mut targets = Vec::new();
-    for succs in &sk.succs {
-        b.block(&[]);
-        if succs.is_empty() {
-            b.inst(Opcode::Ret, &[], &[], &[]);
-        } else {
-            targets.clear();
-            targets.extend(succs.iter().map(|&s| (Block(s), &[][..])));
-            b.inst(Opcode::Branch, &[], &[], &targets);
-        }
-    }
-    b.finish().expect("skeleton targets exist")
-}
-
 impl Gen<'_, '_, '_> {
     fn class(&mut self) -> RegClass {
-        // Int values dominate real code; floats and vectors still show up.
+        let b = self.c.byte();
+        self.class_from(b)
+    }
+
+    /// Int values dominate real code; floats and vectors still show up.
+    fn class_from(&self, b: u8) -> RegClass {
         match self.classes.len() {
             1 => RegClass::Int,
-            _ => RegClass::ALL[self.c.weighted(&[6, 3, 2])],
+            _ => RegClass::ALL[weighted_from(b, &[6, 3, 2])],
         }
     }
 
@@ -161,13 +174,15 @@ impl Gen<'_, '_, '_> {
         None
     }
 
-    fn block(&mut self, b: usize, succs: &[u32]) {
+    fn block(&mut self, b: usize, succs: &[Block]) {
         let start = self.insts.len() as u32;
-        for k in 0..self.param_classes[b].len() {
-            let v = self.new_vreg(self.param_classes[b][k]);
-            self.params[b].push(v);
+        let p0 = self.params.len() as u32;
+        for k in self.pclass_start[b]..self.pclass_start[b + 1] {
+            let v = self.new_vreg(self.pclass[k as usize]);
+            self.params.push(v);
             self.avail[v.class().index()].push(v);
         }
+        self.param_range[b] = (p0, self.params.len() as u32);
         let n = if self.cfg.insts {
             self.c.int(0, self.cfg.max_insts_per_block)
         } else {
@@ -190,6 +205,21 @@ impl Gen<'_, '_, '_> {
         span: Span,
         call: bool,
     ) -> (OperandConstraint, Option<usize>) {
+        let d = self.c.byte();
+        self.constraint_from(d, pr, class, span, call)
+    }
+
+    /// [`Gen::constraint`] with the kind drawn from the high five bits of `d`
+    /// (the caller may use the low three for its own decisions); an all-zero
+    /// `d` gives `any`.
+    fn constraint_from(
+        &mut self,
+        d: u8,
+        pr: &mut PointRegs,
+        class: RegClass,
+        span: Span,
+        call: bool,
+    ) -> (OperandConstraint, Option<usize>) {
         let k = self.cfg.constraints;
         let weights = [
             3,
@@ -207,7 +237,7 @@ impl Gen<'_, '_, '_> {
             if k.limit { 1 } else { 0 },
         ];
         let ci = class.index();
-        match self.c.weighted(&weights) {
+        match weighted_from(d & !7, &weights) {
             kind @ (1 | 4) => {
                 let Some(hw) = self.c.bit(pr.free(class, span, self.alloc[ci])) else {
                     return (OperandConstraint::Any, None);
@@ -215,7 +245,7 @@ impl Gen<'_, '_, '_> {
                 pr.take(class, span, hw);
                 if kind == 4 {
                     let mut n = (hw + 1).next_power_of_two();
-                    if n < 64 && self.c.chance(1, 3) {
+                    if n < 64 && d & 4 == 4 {
                         n *= 2;
                     }
                     (OperandConstraint::Limit(n as u8), Some(hw))
@@ -235,7 +265,7 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    fn draw_clobbers(&mut self, pr: &mut PointRegs, call: bool) {
+    fn draw_clobbers(&mut self, pr: &mut PointRegs, call: bool, some: bool) {
         let start = self.clobbers.len();
         if call {
             // A call clobbers (nearly) every preferred register: the
@@ -251,7 +281,7 @@ impl Gen<'_, '_, '_> {
                     }
                 }
             }
-        } else if self.cfg.clobbers && self.c.chance(1, 5) {
+        } else if some {
             for _ in 0..self.c.int(1, 3) {
                 let class = self.class();
                 let c = class.index();
@@ -273,16 +303,21 @@ impl Gen<'_, '_, '_> {
 
     /// An ordinary or call-like instruction.
     fn op(&mut self) {
-        let call = self.cfg.calls && self.c.chance(1, 12);
+        // The instruction's shape from one 16-bit draw; all-zero bits are the
+        // plainest instruction (no operands, no clobbers), so an exhausted
+        // input winds down.
+        let shape = self.c.word();
+        let call = self.cfg.calls && shape & 0xf == 0xf;
+        let clobbers = !call && self.cfg.clobbers && (shape >> 4) & 3 == 3;
+        let nonalloc = self.cfg.nonalloc && (shape >> 6) & 0xf == 0xf;
+        let defs_first = (shape >> 10) & 1 == 1;
+        let n_uses = ((shape >> 11) & 3) as usize + call as usize;
+        let n_defs = [0, 1, 2, 1][((shape >> 13) & 3) as usize];
         let mut pr = PointRegs::default();
         let clob_start = self.clobbers.len() as u32;
-        self.draw_clobbers(&mut pr, call);
-        let n_uses = self.c.int(0, if call { 4 } else { 3 });
-        let n_defs = self.c.int(0, 2);
+        self.draw_clobbers(&mut pr, call, clobbers);
         self.draw_uses(&mut pr, n_uses, call);
         self.draw_defs(&mut pr, n_defs, call);
-        let nonalloc = self.cfg.nonalloc && self.c.chance(1, 16);
-        let defs_first = self.c.chance(1, 2);
         self.emit(Opcode::Op, clob_start, defs_first, nonalloc, (0, 0));
     }
 
@@ -290,7 +325,8 @@ impl Gen<'_, '_, '_> {
         self.uses.clear();
         for _ in 0..n {
             let Some(v) = self.pick_value() else { break };
-            let late = self.cfg.positions && self.c.chance(1, 8);
+            let d = self.c.byte();
+            let late = self.cfg.positions && d & 7 == 7;
             let (pos, span) = if late {
                 (
                     OperandPos::Late,
@@ -308,7 +344,7 @@ impl Gen<'_, '_, '_> {
                     },
                 )
             };
-            let (constraint, witness) = self.constraint(pr, v.class(), span, call);
+            let (constraint, witness) = self.constraint_from(d, pr, v.class(), span, call);
             self.uses.push(UseSlot {
                 op: Operand::new(v, OperandKind::Use, pos, constraint),
                 witness,
@@ -320,10 +356,11 @@ impl Gen<'_, '_, '_> {
     fn draw_defs(&mut self, pr: &mut PointRegs, n: usize, call: bool) {
         self.defs.clear();
         for _ in 0..n {
-            let class = self.class();
+            let d = self.c.word();
+            let class = self.class_from(d as u8);
             let v = self.new_vreg(class);
-            let early = self.cfg.positions && self.c.chance(1, 8);
-            if !early && self.cfg.constraints.reuse && self.c.chance(1, 3) {
+            let early = self.cfg.positions && (d >> 8) & 7 == 7;
+            if !early && self.cfg.constraints.reuse && (d >> 11) & 3 == 3 {
                 if let Some(op) = self.reuse_def(pr, v) {
                     self.defs.push((op, None));
                     continue;
@@ -423,13 +460,13 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    fn terminator(&mut self, succs: &[u32]) {
+    fn terminator(&mut self, succs: &[Block]) {
         // Branch arguments come first: they are read before the branch, and
         // a missing value is defined just before it.
         let args_start = self.args.len() as u32;
         for &s in succs {
-            for k in 0..self.param_classes[s as usize].len() {
-                let class = self.param_classes[s as usize][k];
+            for k in self.pclass_start[s.index()]..self.pclass_start[s.index() + 1] {
+                let class = self.pclass[k as usize];
                 let v = match self.c.pick(&self.avail[class.index()]) {
                     Some(v) => v,
                     None => self.define_any(class),
@@ -485,18 +522,22 @@ impl Gen<'_, '_, '_> {
     }
 
     fn finish(self, sk: &Skeleton) -> Function {
-        let mut b = FunctionBuilder::new();
+        let mut b =
+            FunctionBuilder::with_capacity(sk.num_blocks(), self.insts.len(), self.ops.len());
         let mut targets: Vec<(Block, &[VReg])> = Vec::new();
-        for (bi, succs) in sk.succs.iter().enumerate() {
-            b.block(&self.params[bi]);
+        for bi in 0..sk.num_blocks() {
+            let succs = sk.succs(Block::new(bi));
+            let (p0, p1) = self.param_range[bi];
+            b.block(&self.params[p0 as usize..p1 as usize]);
             let (s, e) = self.block_insts[bi];
             for spec in &self.insts[s as usize..e as usize] {
                 targets.clear();
                 if spec.opcode == Opcode::Branch {
                     let mut at = spec.args.0 as usize;
                     for &t in succs {
-                        let k = self.param_classes[t as usize].len();
-                        targets.push((Block(t), &self.args[at..at + k]));
+                        let k = (self.pclass_start[t.index() + 1] - self.pclass_start[t.index()])
+                            as usize;
+                        targets.push((t, &self.args[at..at + k]));
                         at += k;
                     }
                 }

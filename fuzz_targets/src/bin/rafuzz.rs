@@ -24,6 +24,28 @@ enum Command {
     },
     /// Name the allocators and the fuzz targets.
     List,
+    /// Replay raw fuzz inputs (files or directories) through one target.
+    Run {
+        target: String,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print a generated case (machine + function) from seeded random bytes,
+    /// or, with --stats, measure the generator over many inputs.
+    Gen {
+        /// Seed of the ChaCha8 stream the input bytes come from.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Length of the input in bytes.
+        #[arg(long, default_value_t = 4096)]
+        size: usize,
+        /// Print the input bytes instead of the case (to seed a corpus).
+        #[arg(long, conflicts_with = "stats")]
+        raw: bool,
+        /// Generate COUNT cases (seeds SEED, SEED+1, ...) and print statistics.
+        #[arg(long, value_name = "COUNT")]
+        stats: Option<usize>,
+    },
 }
 
 fn main() {
@@ -33,6 +55,19 @@ fn main() {
     let status = match cli.command {
         Command::Validate { files } => fuzz_targets::cli::validate(&files, &mut out),
         Command::List => fuzz_targets::cli::list(&mut out),
+        Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
+        Command::Gen {
+            seed,
+            size,
+            raw,
+            stats: None,
+        } => fuzz_targets::cli::gen(seed, size, raw, &mut out),
+        Command::Gen {
+            seed,
+            size,
+            stats: Some(count),
+            ..
+        } => fuzz_targets::cli::gen_stats(count, size, seed, &mut out),
     };
     drop(out);
     std::process::exit(status);

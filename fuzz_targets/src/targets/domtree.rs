@@ -1,0 +1,55 @@
+//! `domtree`: on a generated CFG, the dominator tree must agree exactly with
+//! a naive dataflow computation, and along a random path from the entry
+//! every dominator of each block must have been visited before it.
+
+use allocator::domtree::{naive_dominators, DomTree};
+use allocator::Block;
+use arbitrary::Unstructured;
+use ssagen::{generate, Choices, Config};
+
+pub fn run(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let case = generate(&mut u, &Config::cfg_only());
+    let f = &case.func;
+    let tree = DomTree::new(f);
+    let naive = naive_dominators(f);
+    for b in f.blocks() {
+        for a in f.blocks() {
+            let fast = tree.dominates(a, b);
+            if fast != naive[b.index()][a.index()] {
+                panic!(
+                    "domtree: dominates({a}, {b}) is {fast}, the naive dataflow says {}\n{}",
+                    !fast,
+                    allocator::text::print(&case)
+                );
+            }
+        }
+    }
+    // A random walk from the entry, restarting at returns.
+    let mut c = Choices::new(&mut u);
+    let mut visited = vec![false; f.num_blocks()];
+    let mut b = f.entry_block();
+    let mut path: Vec<Block> = Vec::new();
+    for _ in 0..4 * f.num_blocks() {
+        path.push(b);
+        visited[b.index()] = true;
+        let mut d = tree.idom(b);
+        while let Some(x) = d {
+            if !visited[x.index()] {
+                panic!(
+                    "domtree: {x} dominates {b} but the path {path:?} reached {b} without it\n{}",
+                    allocator::text::print(&case)
+                );
+            }
+            d = tree.idom(x);
+        }
+        b = match c.pick(f.block_succs(b)) {
+            Some(s) => s,
+            None => {
+                visited.iter_mut().for_each(|v| *v = false);
+                path.clear();
+                f.entry_block()
+            }
+        };
+    }
+}

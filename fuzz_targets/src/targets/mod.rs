@@ -1,0 +1,36 @@
+//! The registry of fuzz targets. Each target is a plain function over the
+//! fuzzer's bytes that returns normally on every input except a real finding,
+//! on which it panics with a message naming what went wrong.
+
+mod domtree;
+mod ssagen;
+
+/// A fuzz target: a name, a one-line description and its body.
+#[derive(Clone, Copy)]
+pub struct Target {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Runs one input; panics on a finding.
+    pub run: fn(&[u8]),
+}
+
+/// Every target, in a fixed order.
+pub fn targets() -> Vec<Target> {
+    vec![
+        Target {
+            name: "ssagen",
+            description: "the generator's case must validate, be feasible and round-trip through the text format",
+            run: ssagen::run,
+        },
+        Target {
+            name: "domtree",
+            description: "dominators must match a naive dataflow and hold along a random path",
+            run: domtree::run,
+        },
+    ]
+}
+
+/// The target called `name`.
+pub fn target_by_name(name: &str) -> Option<Target> {
+    targets().into_iter().find(|t| t.name == name)
+}
