@@ -130,18 +130,16 @@ pub fn weighted_from(b: u8, weights: &[u32]) -> usize {
 }
 
 impl Choices<'_, '_> {
-    /// A set bit of `mask`, or `None` when it is zero.
+    /// A set bit of `mask`, or `None` when it is zero: the first set bit at
+    /// or after a drawn position, wrapping around (constant time; bits after
+    /// long gaps are a little likelier, which does not matter here).
     #[inline]
     pub fn bit(&mut self, mask: u64) -> Option<usize> {
         if mask == 0 {
             return None;
         }
-        let n = self.int(0, mask.count_ones() as usize - 1);
-        let mut m = mask;
-        for _ in 0..n {
-            m &= m - 1;
-        }
-        Some(m.trailing_zeros() as usize)
+        let r = self.int(0, 63) as u32;
+        Some((mask.rotate_right(r).trailing_zeros() + r) as usize % 64)
     }
 }
 

@@ -61,7 +61,7 @@ impl Default for Config {
             max_blocks: 300,
             max_insts_per_block: 10,
             max_block_params: 4,
-            bytes_per_unit: 48,
+            bytes_per_unit: 64,
             irreducible: true,
             insts: true,
             constraints: ConstraintSet {
