@@ -14,6 +14,7 @@ pub mod index;
 pub mod liveness;
 pub mod loops;
 pub mod machine;
+pub mod moves;
 pub mod operand;
 pub mod output;
 pub mod registry;

@@ -3,6 +3,7 @@
 //! on which it panics with a message naming what went wrong.
 
 mod domtree;
+mod moves;
 mod ssagen;
 
 /// A fuzz target: a name, a one-line description and its body.
@@ -26,6 +27,11 @@ pub fn targets() -> Vec<Target> {
             name: "domtree",
             description: "dominators must match a naive dataflow and hold along a random path",
             run: domtree::run,
+        },
+        Target {
+            name: "moves",
+            description: "resolved parallel moves must pass the abstract interpreter",
+            run: moves::run,
         },
     ]
 }
