@@ -11,6 +11,7 @@ pub mod cfg;
 pub mod domtree;
 pub mod function;
 pub mod index;
+pub mod inst_regs;
 pub mod liveness;
 pub mod loops;
 pub mod machine;
@@ -18,6 +19,7 @@ pub mod moves;
 pub mod operand;
 pub mod output;
 pub mod registry;
+pub mod spill_everywhere;
 pub mod text;
 pub mod validate;
 

@@ -44,7 +44,7 @@ pub fn validate(files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32 {
 /// `rafuzz list`: the allocators and the fuzz targets.
 pub fn list(out: &mut dyn Write) -> i32 {
     let _ = writeln!(out, "allocators:");
-    for a in allocator::allocators() {
+    for a in crate::allocators() {
         let _ = writeln!(out, "  {}", a.name());
     }
     let _ = writeln!(out, "targets:");
@@ -153,4 +153,108 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
     }
     let _ = writeln!(out, "{target}: {ok} passed, {failed} failed");
     i32::from(failed > 0)
+}
+
+/// Parses and validates a file, reporting `FILE:LINE:COL: message` lines.
+fn load_case(path: &Path, out: &mut dyn Write) -> Option<(allocator::Case, allocator::text::SourceMap)> {
+    let src = read_file(path, out)?;
+    match parse_and_validate(&src) {
+        Ok(x) => Some(x),
+        Err(diags) => {
+            for d in diags {
+                let _ = writeln!(out, "{}:{d}", path.display());
+            }
+            None
+        }
+    }
+}
+
+/// Median of the timings, in nanoseconds per instruction.
+fn median_ns_per_inst(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples.get(samples.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// `rafuzz alloc --allocator NAME FILE... [--repeat N]`: prints each case
+/// with its allocation section; with `--repeat`, runs the allocator N times
+/// per case and prints the timing line last.
+pub fn alloc(name: &str, files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Write) -> i32 {
+    let Some(a) = crate::allocator_by_name(name) else {
+        let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
+        return 2;
+    };
+    let mut status = 0;
+    let (mut cases, mut insts) = (0usize, 0usize);
+    let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    for path in files {
+        let path = path.as_ref();
+        let Some((mut case, _)) = load_case(path, out) else {
+            status = 1;
+            continue;
+        };
+        match a.run(&case.func, &case.machine) {
+            Ok(o) => {
+                for r in rounds.iter_mut() {
+                    let t = std::time::Instant::now();
+                    let _ = std::hint::black_box(a.run(&case.func, &case.machine));
+                    *r += t.elapsed().as_nanos() as f64;
+                }
+                cases += 1;
+                insts += case.func.num_insts();
+                case.output = Some(o);
+                let _ = out.write_all(allocator::text::print(&case).as_bytes());
+            }
+            Err(e) => {
+                status = 1;
+                let _ = writeln!(out, "{}: {name}: {e}", path.display());
+            }
+        }
+    }
+    if repeat.is_some() {
+        let per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
+        let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={:.1}", median_ns_per_inst(per));
+    }
+    status
+}
+
+/// `rafuzz check FILE... [--repeat N]`: runs the symbolic checker on cases
+/// that hold an allocation; `FILE: ok`, or every error located.
+pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Write) -> i32 {
+    let mut status = 0;
+    let (mut cases, mut insts) = (0usize, 0usize);
+    let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    let mut checker = checker::Checker::default();
+    for path in files {
+        let path = path.as_ref();
+        let Some((case, map)) = load_case(path, out) else {
+            status = 1;
+            continue;
+        };
+        let Some(output) = &case.output else {
+            let _ = writeln!(out, "{}: no allocation section to check", path.display());
+            status = 1;
+            continue;
+        };
+        let errs = checker.check(&case.func, &case.machine, output);
+        for r in rounds.iter_mut() {
+            let t = std::time::Instant::now();
+            std::hint::black_box(checker.check(&case.func, &case.machine, output));
+            *r += t.elapsed().as_nanos() as f64;
+        }
+        cases += 1;
+        insts += case.func.num_insts();
+        if errs.is_empty() {
+            let _ = writeln!(out, "{}: ok", path.display());
+        } else {
+            status = 1;
+            for e in errs {
+                let _ = writeln!(out, "{}:{}: {} [{}]", path.display(), map.locate(e.site), e.message, e.kind.name());
+            }
+        }
+    }
+    if repeat.is_some() {
+        let per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
+        let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={:.1}", median_ns_per_inst(per));
+    }
+    status
 }

@@ -8,3 +8,13 @@ pub mod cli;
 pub mod targets;
 
 pub use targets::{target_by_name, targets, Target};
+
+/// Every allocator the harness knows: this repository's, in a fixed order.
+pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
+    allocator::allocators()
+}
+
+/// The allocator called `name`.
+pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator> {
+    allocators().into_iter().find(|a| a.name() == name)
+}

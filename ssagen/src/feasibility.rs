@@ -25,7 +25,9 @@
 //! 5. **Values.** Operands use values available (defined in a dominating
 //!    block or earlier in the block); a branch argument is chosen before the
 //!    branch, and when no value of the class is available one is defined just
-//!    before the branch rather than giving up.
+//!    before the branch rather than giving up. Only a branch with two or more
+//!    successors defines values (each successor then has a single
+//!    predecessor, where moves of those values can go).
 
 use allocator::{Function, Inst, MachineEnv, Operand, OperandConstraint, OperandPos, RegClass};
 

@@ -481,7 +481,10 @@ impl Gen<'_, '_, '_> {
         if self.cfg.branch_operands {
             let n = self.c.int(0, if succs.is_empty() { 3 } else { 2 });
             self.draw_uses(&mut pr, n, succs.is_empty());
-            if !succs.is_empty() && self.c.chance(1, 16) {
+            // Defs on branches only with two or more successors: each then
+            // has this block as its only predecessor, so a value the branch
+            // writes can be moved at the top of each successor.
+            if succs.len() >= 2 && self.c.chance(1, 16) {
                 let class = self.class();
                 let v = self.new_vreg(class);
                 let (constraint, _) = self.constraint(

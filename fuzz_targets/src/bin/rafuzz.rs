@@ -24,6 +24,24 @@ enum Command {
     },
     /// Name the allocators and the fuzz targets.
     List,
+    /// Allocate each case and print it with its allocation section.
+    Alloc {
+        #[arg(long)]
+        allocator: String,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Run the allocator N more times per case and print the timing line.
+        #[arg(long, value_name = "N")]
+        repeat: Option<usize>,
+    },
+    /// Run the checker on cases that hold an allocation.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Run the checker N more times per case and print the timing line.
+        #[arg(long, value_name = "N")]
+        repeat: Option<usize>,
+    },
     /// Replay raw fuzz inputs (files or directories) through one target.
     Run {
         target: String,
@@ -55,6 +73,8 @@ fn main() {
     let status = match cli.command {
         Command::Validate { files } => fuzz_targets::cli::validate(&files, &mut out),
         Command::List => fuzz_targets::cli::list(&mut out),
+        Command::Alloc { allocator, files, repeat } => fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out),
+        Command::Check { files, repeat } => fuzz_targets::cli::check(&files, repeat, &mut out),
         Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
         Command::Gen {
             seed,

@@ -1,0 +1,279 @@
+//! `spill_everywhere`: the simplest correct allocator, the baseline for
+//! quality and the first subject of the oracles. Every vreg lives in its own
+//! spill slot (slot = vreg index). Around each instruction, the uses whose
+//! constraints need a register are loaded, defs that landed in a register are
+//! stored back, and block parameters are passed slot to slot through the
+//! move resolver.
+//!
+//! Edits at one program point run in phases: moves along an incoming edge
+//! (they fill the parameters the instruction may read), then the loads of
+//! the instruction's uses, then the moves along an outgoing edge placed
+//! before a branch (after the loads, since the branch may read a parameter
+//! of its own block that those moves overwrite).
+
+use crate::function::Function;
+use crate::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
+use crate::inst_regs::{assign, RegSlot};
+use crate::machine::MachineEnv;
+use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::operand::{OperandConstraint, OperandPos};
+use crate::output::{Allocation, Move, Output};
+use crate::registry::{AllocError, Allocator};
+
+/// See the module documentation.
+pub struct SpillEverywhere;
+
+const PHASE_EDGE_IN: u8 = 0;
+const PHASE_LOAD: u8 = 1;
+const PHASE_EDGE_OUT: u8 = 2;
+
+impl Allocator for SpillEverywhere {
+    fn name(&self) -> &'static str {
+        "spill_everywhere"
+    }
+
+    fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        Run::new(f, env).run()
+    }
+}
+
+struct Run<'a> {
+    f: &'a Function,
+    env: &'a MachineEnv,
+    allocs: Vec<Allocation>,
+    /// (point, phase, sequence, move), sorted at the end.
+    edits: Vec<(ProgPoint, u8, u32, Move)>,
+    resolver: MoveResolver,
+    set: Vec<ParallelMove>,
+    out: Vec<Move>,
+    extra: [SpillSlot; 2],
+    /// Slots `temp_base..temp_base + max_temps` hold the `any` and `stack`
+    /// inputs that a def reuses (and then the def).
+    temp_base: usize,
+    max_temps: usize,
+    alloc_mask: [u64; 3],
+    allocatable: PRegSet,
+    fixed_stack: PRegSet,
+}
+
+fn slot(v: VReg) -> Allocation {
+    Allocation::Stack(SpillSlot::new(v.index()))
+}
+
+impl<'a> Run<'a> {
+    fn new(f: &'a Function, env: &'a MachineEnv) -> Self {
+        let mut alloc_mask = [0u64; 3];
+        for c in RegClass::ALL {
+            for r in env.allocatable(c) {
+                alloc_mask[c.index()] |= 1 << r.hw();
+            }
+        }
+        let nv = f.num_vregs();
+        Run {
+            f,
+            env,
+            allocs: vec![Allocation::None; f.num_operands()],
+            edits: Vec::new(),
+            resolver: MoveResolver::new(),
+            set: Vec::new(),
+            out: Vec::new(),
+            extra: [SpillSlot::new(nv), SpillSlot::new(nv + 1)],
+            temp_base: nv + 2,
+            max_temps: 0,
+            alloc_mask,
+            allocatable: env.allocatable_set(),
+            fixed_stack: env.fixed_stack_set(),
+        }
+    }
+
+    fn run(mut self) -> Result<Output, AllocError> {
+        for i in self.f.insts() {
+            self.inst(i)?;
+        }
+        self.edits.sort_by_key(|e| (e.0, e.1, e.2));
+        Ok(Output {
+            allocs: self.allocs,
+            edits: self.edits.into_iter().map(|e| (e.0, e.3)).collect(),
+            num_spillslots: self.temp_base + self.max_temps,
+        })
+    }
+
+    /// Resolves `self.set` as one parallel move at `point`, in `phase`.
+    fn flush(&mut self, point: ProgPoint, phase: u8, free: PRegSet) {
+        if self.set.is_empty() {
+            return;
+        }
+        let ctx = MoveContext {
+            env: self.env,
+            free,
+            extra_slots: self.extra,
+        };
+        self.out.clear();
+        self.resolver.resolve(&self.set, &ctx, &mut self.out);
+        for &m in &self.out {
+            let seq = self.edits.len() as u32;
+            self.edits.push((point, phase, seq, m));
+        }
+        self.set.clear();
+    }
+
+    fn inst(&mut self, i: Inst) -> Result<(), AllocError> {
+        let f = self.f;
+        let ops = f.inst_operands(i);
+        let base = f.inst_operand_range(i).start;
+        let mut clobbered = [0u64; 3];
+        for r in f.inst_clobbers(i) {
+            clobbered[r.class().index()] |= 1 << r.hw();
+        }
+        // Operands that need a register, per class: (operand, slot). A reuse
+        // def rides on its input's slot, which then spans both points.
+        let mut reused_input = vec![false; ops.len()];
+        for op in ops {
+            if let OperandConstraint::Reuse(k) = op.constraint() {
+                reused_input[k] = true;
+            }
+        }
+        let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
+        let mut temps = 0;
+        for (k, op) in ops.iter().enumerate() {
+            let c = op.class().index();
+            let late_live = op.is_def() || op.pos() == OperandPos::Late || reused_input[k];
+            let early = op.is_use() || op.pos() == OperandPos::Early;
+            let candidates = match op.constraint() {
+                OperandConstraint::NonAlloc(r) => {
+                    self.allocs[base + k] = Allocation::Reg(r);
+                    continue;
+                }
+                OperandConstraint::Reuse(_) => continue,
+                OperandConstraint::FixedReg(r) if self.fixed_stack.contains(r) => {
+                    self.allocs[base + k] = Allocation::Reg(r);
+                    continue;
+                }
+                OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
+                OperandConstraint::Reg => self.alloc_mask[c],
+                OperandConstraint::Limit(n) => self.alloc_mask[c] & low_mask(n as usize),
+                OperandConstraint::Any | OperandConstraint::Stack if reused_input[k] => {
+                    // The def will write here, so not the input vreg's own
+                    // slot: a temporary one per reused input.
+                    self.allocs[base + k] = Allocation::Stack(SpillSlot::new(self.temp_base + temps));
+                    temps += 1;
+                    self.max_temps = self.max_temps.max(temps);
+                    continue;
+                }
+                OperandConstraint::Any | OperandConstraint::Stack => {
+                    self.allocs[base + k] = slot(op.vreg());
+                    continue;
+                }
+            };
+            let candidates = if late_live {
+                candidates & !clobbered[c]
+            } else {
+                candidates
+            };
+            want[c].push((
+                k,
+                RegSlot {
+                    candidates,
+                    early,
+                    late: late_live,
+                },
+            ));
+        }
+        for (c, w) in want.iter().enumerate() {
+            if w.is_empty() {
+                continue;
+            }
+            let slots: Vec<RegSlot> = w.iter().map(|x| x.1).collect();
+            let Some(hws) = assign(&slots, 0, 0) else {
+                return Err(AllocError::Impossible(format!(
+                    "{i}: its {} operands cannot all get registers at once",
+                    RegClass::from_index(c)
+                )));
+            };
+            for (&(k, _), hw) in w.iter().zip(hws) {
+                self.allocs[base + k] = Allocation::Reg(PReg::new(hw, RegClass::from_index(c)));
+            }
+        }
+        for (k, op) in ops.iter().enumerate() {
+            if let OperandConstraint::Reuse(t) = op.constraint() {
+                self.allocs[base + k] = self.allocs[base + t];
+            }
+        }
+        // Loads before the instruction.
+        let mut loaded = PRegSet::empty();
+        for (k, op) in ops.iter().enumerate() {
+            let a = self.allocs[base + k];
+            if op.is_use() && a != slot(op.vreg()) {
+                if let Allocation::Reg(r) = a {
+                    loaded.insert(r);
+                }
+                {
+                    self.set.push(ParallelMove {
+                        from: slot(op.vreg()),
+                        to: a,
+                        class: op.class(),
+                    });
+                }
+            }
+        }
+        self.flush(ProgPoint::before(i), PHASE_LOAD, self.allocatable);
+        // Defs written to a register go back to their slot: after the
+        // instruction, or for a branch at the top of each successor.
+        let mut stores: Vec<ParallelMove> = Vec::new();
+        for (k, op) in ops.iter().enumerate() {
+            let a = self.allocs[base + k];
+            if op.is_def() && a != slot(op.vreg()) {
+                {
+                    stores.push(ParallelMove {
+                        from: a,
+                        to: slot(op.vreg()),
+                        class: op.class(),
+                    });
+                }
+            }
+        }
+        if f.is_ret(i) {
+            return Ok(());
+        }
+        if !f.is_branch(i) {
+            self.set.extend_from_slice(&stores);
+            self.flush(ProgPoint::after(i), 0, self.allocatable);
+            return Ok(());
+        }
+        let b = f.block_of(i);
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                self.set.push(ParallelMove {
+                    from: slot(a),
+                    to: slot(p),
+                    class: p.class(),
+                });
+            }
+            if f.block_preds(s).len() == 1 {
+                self.set.extend_from_slice(&stores);
+                let first = f.block_insts(s).first();
+                self.flush(ProgPoint::before(first), PHASE_EDGE_IN, self.allocatable);
+            } else {
+                if !stores.is_empty() {
+                    return Err(AllocError::Unsupported(format!(
+                        "{i}: a branch def in a register flows into {s}, which has several predecessors"
+                    )));
+                }
+                let mut free = self.allocatable;
+                for r in loaded.iter() {
+                    free.remove(r);
+                }
+                self.flush(ProgPoint::before(i), PHASE_EDGE_OUT, free);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}

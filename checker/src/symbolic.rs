@@ -1,0 +1,714 @@
+//! The symbolic checker: proves that an allocation keeps the program's
+//! dataflow and honours every constraint.
+//!
+//! Lattice: for each location (register or spill slot) the set of vregs it
+//! is known to hold; a block not yet reached is Top ("all vregs", kept as a
+//! distinct value); meet is intersection. Transfer: a move `to := from` gives
+//! `to` the set of `from`; a def of `v` into `a` removes `v` everywhere, then
+//! `a = {v}`; clobbers empty their registers; along an edge, block
+//! parameters are a parallel substitution (remove the parameters from every
+//! set, then add parameter `p_k` to every set that held argument `a_k`).
+//! The fixpoint is solved by round-robin sweeps in reverse postorder
+//! (irreducible loops included), then every use is checked: its location's
+//! set must contain its vreg.
+//!
+//! Within one instruction: edits before it; early uses read; early defs
+//! write; late uses read; clobbers destroy; late defs write; edits after it.
+//! Along an edge: the predecessor's edits (before its branch), the parameter
+//! substitution, the successor's edits (before its first instruction).
+//!
+//! Besides dataflow it checks every operand against its constraint and the
+//! machine, spill slot bounds, register classes, interference inside one
+//! instruction, defs in clobbered registers and the placement of edits.
+
+use allocator::bitset::SparseBitSet;
+use allocator::cfg::{postorder, reverse_postorder};
+use allocator::validate::Site;
+use allocator::{
+    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint, OperandPos, Output, PReg,
+    PRegRole, PRegSet, ProgPoint,
+};
+use smallvec::SmallVec;
+use std::fmt;
+
+/// The kind of a checker error: what reduction must preserve and what the
+/// fuzzer counts as a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    /// The output has the wrong number of allocations.
+    AllocCount,
+    /// An operand or a move location is `none`.
+    NoneAllocation,
+    /// A register of another class than the value.
+    WrongClass,
+    /// A register the machine does not offer for this use.
+    NotInMachine,
+    /// An operand's allocation breaks its constraint.
+    Constraint,
+    /// A spill slot at or above the declared count.
+    SpillSlotRange,
+    /// A move from memory to memory.
+    StackToStack,
+    /// An edit after a branch or ret, or at an instruction that does not exist.
+    EditPlacement,
+    /// Edits not sorted by program point.
+    EditOrder,
+    /// Two values live at one point of an instruction share a location.
+    Interference,
+    /// A def lands in a register its instruction clobbers.
+    ClobberedDef,
+    /// A use reads a location that does not hold its vreg.
+    WrongValue,
+}
+
+impl ErrorKind {
+    pub const ALL: [ErrorKind; 12] = [
+        ErrorKind::AllocCount,
+        ErrorKind::NoneAllocation,
+        ErrorKind::WrongClass,
+        ErrorKind::NotInMachine,
+        ErrorKind::Constraint,
+        ErrorKind::SpillSlotRange,
+        ErrorKind::StackToStack,
+        ErrorKind::EditPlacement,
+        ErrorKind::EditOrder,
+        ErrorKind::Interference,
+        ErrorKind::ClobberedDef,
+        ErrorKind::WrongValue,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::AllocCount => "alloc-count",
+            ErrorKind::NoneAllocation => "none-allocation",
+            ErrorKind::WrongClass => "wrong-class",
+            ErrorKind::NotInMachine => "not-in-machine",
+            ErrorKind::Constraint => "constraint",
+            ErrorKind::SpillSlotRange => "spill-slot-range",
+            ErrorKind::StackToStack => "stack-to-stack",
+            ErrorKind::EditPlacement => "edit-placement",
+            ErrorKind::EditOrder => "edit-order",
+            ErrorKind::Interference => "interference",
+            ErrorKind::ClobberedDef => "clobbered-def",
+            ErrorKind::WrongValue => "wrong-value",
+        }
+    }
+}
+
+/// One error, in plain words, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckError {
+    pub kind: ErrorKind,
+    pub site: Site,
+    pub message: String,
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+type VSet = SmallVec<[u32; 2]>;
+/// A block boundary state: non-empty locations in increasing order.
+type Compact = Vec<(u32, VSet)>;
+
+/// Largest number of spill slots the dataflow tracks; slots above are
+/// reported and ignored.
+const MAX_TRACKED_SLOTS: usize = 1 << 20;
+
+/// The checker. Keep one and call [`Checker::check`] repeatedly: its buffers
+/// are reused.
+#[derive(Default)]
+pub struct Checker {
+    dense: Vec<VSet>,
+    occupied: Vec<u32>,
+    is_occupied: Vec<bool>,
+}
+
+/// Checks `out` as an allocation of `f` on `env` (both valid); returns
+/// every error, in program order.
+pub fn check(f: &Function, env: &MachineEnv, out: &Output) -> Vec<CheckError> {
+    Checker::default().check(f, env, out)
+}
+
+fn vname(op: Operand) -> String {
+    if op.is_nonalloc() {
+        op.to_string()
+    } else {
+        op.vreg().to_string()
+    }
+}
+
+/// A location's set in words: `nothing`, or its vregs with their classes
+/// (found by a scan of the definitions: this runs only for messages).
+fn describe_set(set: &VSet, f: &Function) -> String {
+    if set.is_empty() {
+        return "nothing".into();
+    }
+    let class_of = |v: u32| {
+        f.blocks()
+            .flat_map(|b| f.block_params(b).iter().copied())
+            .chain(f.insts().flat_map(|i| f.inst_operands(i).iter().filter(|o| o.is_def()).map(|o| o.vreg())))
+            .find(|x| x.index() == v as usize)
+            .map_or(allocator::RegClass::Int, |x| x.class())
+    };
+    let mut names: Vec<String> = set.iter().map(|&v| allocator::VReg::new(v as usize, class_of(v)).to_string()).collect();
+    names.sort();
+    format!("{{{}}}", names.join(", "))
+}
+
+impl Checker {
+    pub fn check(&mut self, f: &Function, env: &MachineEnv, out: &Output) -> Vec<CheckError> {
+        let mut errs = Vec::new();
+        if out.allocs.len() != f.num_operands() {
+            errs.push(CheckError {
+                kind: ErrorKind::AllocCount,
+                site: Site::Function,
+                message: format!(
+                    "the allocation has {} operand allocations, but the function has {} operands",
+                    out.allocs.len(),
+                    f.num_operands()
+                ),
+            });
+            return errs;
+        }
+        let roles = Roles::new(env);
+        structural(f, env, &roles, out, &mut errs);
+        self.dataflow(f, &roles, out, &mut errs);
+        errs.sort_by_key(|e| site_order(f, e.site));
+        errs
+    }
+
+    fn dataflow(&mut self, f: &Function, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
+        let nslots = out.num_spillslots.min(MAX_TRACKED_SLOTS);
+        let nlocs = PReg::NUM_INDEX + nslots;
+        self.dense.clear();
+        self.dense.resize(nlocs, VSet::new());
+        self.is_occupied.clear();
+        self.is_occupied.resize(nlocs, false);
+        self.occupied.clear();
+
+        // Edits per instruction: edit_start[i]..edit_start[i+1].
+        let n = f.num_insts();
+        let mut edit_start = vec![0u32; n + 1];
+        for (p, _) in &out.edits {
+            if p.inst().index() < n {
+                edit_start[p.inst().index() + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            edit_start[i + 1] += edit_start[i];
+        }
+        let mut by_inst: Vec<(ProgPoint, u32)> = vec![(ProgPoint::before(Inst(0)), 0); edit_start[n] as usize];
+        let mut fill = edit_start.clone();
+        for (e, (p, _)) in out.edits.iter().enumerate() {
+            if p.inst().index() < n {
+                by_inst[fill[p.inst().index()] as usize] = (*p, e as u32);
+                fill[p.inst().index()] += 1;
+            }
+        }
+        let ctx = Ctx {
+            f,
+            roles,
+            out,
+            nslots,
+            edit_start: &edit_start,
+            by_inst: &by_inst,
+        };
+        // Block boundary states keep only the vregs live out of the block
+        // and its branch arguments: a location whose vregs are all dead can
+        // neither satisfy nor fail a later use. This keeps the
+        // states small whatever the allocator leaves lying around.
+        let live = allocator::liveness::compute(f, &postorder(f));
+        let rpo = reverse_postorder(f);
+        let nb = f.num_blocks();
+        let mut rpo_index = vec![u32::MAX; nb];
+        for (k, b) in rpo.iter().enumerate() {
+            rpo_index[b.index()] = k as u32;
+        }
+        let mut ins: Vec<Option<Compact>> = vec![None; nb];
+        let mut outs: Vec<Option<Compact>> = vec![None; nb];
+        // Worklist ordered by reverse postorder (a bit per position). Uses
+        // are checked on every visit and each block keeps the errors of its
+        // last visit: states only shrink as the fixpoint is approached, so
+        // the last visit, made with the final state, gives the final verdict.
+        let mut pending = vec![0u64; rpo.len().div_ceil(64)];
+        if !rpo.is_empty() {
+            pending[0] |= 1;
+        }
+        let mut block_errs: Vec<Vec<CheckError>> = vec![Vec::new(); nb];
+        let mut visit_errs = Vec::new();
+        let mut cursor = 0;
+        while let Some(k) = next_pending(&pending, cursor) {
+            pending[k / 64] &= !(1 << (k % 64));
+            cursor = k;
+            let b = rpo[k];
+            let new_in = block_in(f, b, &outs);
+            if outs[b.index()].is_some() && ins[b.index()].as_ref() == Some(&new_in) {
+                continue;
+            }
+            self.load(&new_in);
+            visit_errs.clear();
+            self.run_block(&ctx, b, Some(&mut visit_errs));
+            std::mem::swap(&mut block_errs[b.index()], &mut visit_errs);
+            let mut keep = live.live_out[b.index()].clone();
+            for k in 0..f.block_succs(b).len() {
+                for a in f.branch_args(b, k) {
+                    keep.insert(a.index());
+                }
+            }
+            let new_out = self.store(&keep);
+            ins[b.index()] = Some(new_in);
+            if outs[b.index()].as_ref() != Some(&new_out) {
+                outs[b.index()] = Some(new_out);
+                for &s in f.block_succs(b) {
+                    let j = rpo_index[s.index()] as usize;
+                    pending[j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        for e in block_errs {
+            errs.extend(e);
+        }
+    }
+
+    fn load(&mut self, state: &Compact) {
+        for &l in &self.occupied {
+            self.dense[l as usize].clear();
+            self.is_occupied[l as usize] = false;
+        }
+        self.occupied.clear();
+        for (l, set) in state {
+            self.dense[*l as usize].clone_from(set);
+            self.is_occupied[*l as usize] = true;
+            self.occupied.push(*l);
+        }
+    }
+
+    /// The current state as a boundary state, restricted to `live` vregs.
+    fn store(&self, live: &SparseBitSet) -> Compact {
+        let mut c: Compact = Vec::new();
+        for &l in &self.occupied {
+            let set = &self.dense[l as usize];
+            if set.iter().any(|&v| live.contains(v as usize)) {
+                let mut s: VSet = set.iter().copied().filter(|&v| live.contains(v as usize)).collect();
+                s.sort_unstable();
+                c.push((l, s));
+            }
+        }
+        c.sort_unstable_by_key(|e| e.0);
+        c
+    }
+
+    fn occupy(&mut self, l: u32) {
+        if !self.is_occupied[l as usize] {
+            self.is_occupied[l as usize] = true;
+            self.occupied.push(l);
+        }
+    }
+
+    /// Empties location `l`.
+    fn clear_loc(&mut self, l: u32) {
+        self.dense[l as usize].clear();
+    }
+
+    fn mv(&mut self, from: u32, to: u32) {
+        if from == to {
+            return;
+        }
+        let (a, b) = (from as usize, to as usize);
+        // Copy without a temporary: split the borrow around the two slots.
+        if a < b {
+            let (lo, hi) = self.dense.split_at_mut(b);
+            hi[0].clone_from(&lo[a]);
+        } else {
+            let (lo, hi) = self.dense.split_at_mut(a);
+            lo[b].clone_from(&hi[0]);
+        }
+        self.occupy(to);
+    }
+
+    /// Defines `v` into `l`. The lattice's "remove `v` from every location"
+    /// is a no-op here, which saves a scan per def: boundary states keep only
+    /// live vregs, a vreg live at a point is dominated by its definition, so
+    /// no state entering the block that defines `v` holds `v` (on every path
+    /// from outside `v` is dead and pruned; the meet drops it), and SSA
+    /// defines `v` once. The checker runs on validated functions only.
+    fn def(&mut self, v: u32, l: u32) {
+        debug_assert!(
+            self.occupied.iter().all(|&x| x == l || !self.dense[x as usize].contains(&v)),
+            "v{v} is already somewhere at its definition"
+        );
+        let set = &mut self.dense[l as usize];
+        set.clear();
+        set.push(v);
+        self.occupy(l);
+    }
+
+    /// Runs block `b` from the loaded state; with `errs`, checks every use.
+    fn run_block(&mut self, c: &Ctx, b: Block, mut errs: Option<&mut Vec<CheckError>>) {
+        let f = c.f;
+        for i in f.block_insts(b).iter() {
+            let (s, e) = (c.edit_start[i.index()] as usize, c.edit_start[i.index() + 1] as usize);
+            let edits = &c.by_inst[s..e];
+            for &(p, ei) in edits {
+                if p.pos() == InstPosition::Before {
+                    self.edit(c, ei as usize);
+                }
+            }
+            let ops = f.inst_operands(i);
+            let allocs = &c.out.allocs[f.inst_operand_range(i)];
+            // Early uses, early defs, late uses, clobbers, late defs.
+            for pass in 0..2 {
+                let pos = if pass == 0 { OperandPos::Early } else { OperandPos::Late };
+                if let Some(errs) = errs.as_deref_mut() {
+                    for (k, op) in ops.iter().enumerate() {
+                        if op.is_use() && op.pos() == pos {
+                            self.check_use(c, i, k, *op, allocs[k], errs);
+                        }
+                    }
+                }
+                if pass == 1 {
+                    for r in f.inst_clobbers(i) {
+                        self.clear_loc(r.index() as u32);
+                    }
+                }
+                for (k, op) in ops.iter().enumerate() {
+                    if op.is_def() && op.pos() == pos {
+                        if let Some(l) = c.key(allocs[k]) {
+                            self.def(op.vreg().index() as u32, l);
+                        }
+                    }
+                }
+            }
+            for &(p, ei) in edits {
+                if p.pos() == InstPosition::After {
+                    self.edit(c, ei as usize);
+                }
+            }
+        }
+    }
+
+    fn edit(&mut self, c: &Ctx, e: usize) {
+        let m = c.out.edits[e].1;
+        if let (Some(from), Some(to)) = (c.key(m.from), c.key(m.to)) {
+            self.mv(from, to);
+        } else if let Some(to) = c.key(m.to) {
+            self.clear_loc(to);
+        }
+    }
+
+    fn check_use(&self, c: &Ctx, i: Inst, k: usize, op: Operand, a: Allocation, errs: &mut Vec<CheckError>) {
+        let Some(l) = c.key(a) else { return };
+        let set = &self.dense[l as usize];
+        let v = op.vreg().index() as u32;
+        if !set.contains(&v) {
+            errs.push(CheckError {
+                kind: ErrorKind::WrongValue,
+                site: Site::Alloc(i, k),
+                message: format!(
+                    "{i} operand {k} ({op}) reads {v2} from {a} at the {pos} point, but {a} holds {held}",
+                    v2 = op.vreg(),
+                    pos = if op.pos() == OperandPos::Early { "early" } else { "late" },
+                    held = describe_set(set, c.f)
+                ),
+            });
+        }
+    }
+}
+
+/// Read-only context of one check.
+struct Ctx<'a> {
+    f: &'a Function,
+    roles: &'a Roles,
+    out: &'a Output,
+    nslots: usize,
+    edit_start: &'a [u32],
+    by_inst: &'a [(ProgPoint, u32)],
+}
+
+impl Ctx<'_> {
+    /// The dense location of an allocation, if tracked.
+    fn key(&self, a: Allocation) -> Option<u32> {
+        let _ = self.roles;
+        match a {
+            Allocation::Reg(r) => Some(r.index() as u32),
+            Allocation::Stack(s) if s.index() < self.nslots => Some((PReg::NUM_INDEX + s.index()) as u32),
+            _ => None,
+        }
+    }
+}
+
+/// The first set bit at or after `from`, wrapping around.
+fn next_pending(bits: &[u64], from: usize) -> Option<usize> {
+    let n = bits.len();
+    let (w0, b0) = (from / 64, from % 64);
+    if w0 < n {
+        let w = bits[w0] & (u64::MAX << b0);
+        if w != 0 {
+            return Some(w0 * 64 + w.trailing_zeros() as usize);
+        }
+    }
+    (w0 + 1..n)
+        .chain(0..=w0.min(n.saturating_sub(1)))
+        .find(|&i| bits[i] != 0)
+        .map(|i| i * 64 + bits[i].trailing_zeros() as usize)
+}
+
+/// The meet over `b`'s incoming edges of the predecessors' out-states,
+/// each passed through the edge's parameter substitution; the entry block
+/// also meets the empty state of the function's start.
+fn block_in(f: &Function, b: Block, outs: &[Option<Compact>]) -> Compact {
+    let mut acc: Option<Compact> = if b == f.entry_block() { Some(Vec::new()) } else { None };
+    let params = f.block_params(b);
+    for &p in f.block_preds(b) {
+        let Some(out) = &outs[p.index()] else { continue };
+        let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
+        let args = f.branch_args(p, k);
+        let edge: Compact = out
+            .iter()
+            .filter_map(|(l, set)| {
+                let mut s: VSet = set.iter().copied().filter(|v| !params.iter().any(|p| p.index() as u32 == *v)).collect();
+                for (a, p) in args.iter().zip(params) {
+                    if set.contains(&(a.index() as u32)) {
+                        let pv = p.index() as u32;
+                        if let Err(pos) = s.binary_search(&pv) {
+                            s.insert(pos, pv);
+                        }
+                    }
+                }
+                s.sort_unstable();
+                (!s.is_empty()).then_some((*l, s))
+            })
+            .collect();
+        acc = Some(match acc {
+            None => edge,
+            Some(a) => meet(&a, &edge),
+        });
+    }
+    acc.unwrap_or_default()
+}
+
+/// Intersection, location by location (both sorted by location, sets sorted).
+fn meet(a: &Compact, b: &Compact) -> Compact {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let s: VSet = a[i].1.iter().copied().filter(|v| b[j].1.contains(v)).collect();
+                if !s.is_empty() {
+                    out.push((a[i].0, s));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
+/// What the machine says about each register, as sets.
+struct Roles {
+    allocatable: PRegSet,
+    fixed_stack: PRegSet,
+    scratch: PRegSet,
+}
+
+impl Roles {
+    fn new(env: &MachineEnv) -> Roles {
+        let mut scratch = PRegSet::empty();
+        for r in env.scratch.iter().flatten() {
+            scratch.insert(*r);
+        }
+        Roles {
+            allocatable: env.allocatable_set(),
+            fixed_stack: env.fixed_stack_set(),
+            scratch,
+        }
+    }
+
+    fn is_mem(&self, a: Allocation) -> bool {
+        match a {
+            Allocation::Stack(_) => true,
+            Allocation::Reg(r) => self.fixed_stack.contains(r),
+            Allocation::None => false,
+        }
+    }
+}
+
+/// Sorts errors in program order: by instruction, then operand or edit.
+fn site_order(f: &Function, site: Site) -> (u32, u32, u32) {
+    let _ = f;
+    match site {
+        Site::Alloc(i, k) => (i.0, 1, k as u32),
+        Site::Edit(e) => (u32::MAX - 1, 0, e as u32),
+        _ => (0, 0, 0),
+    }
+}
+
+/// A message prefix built only when an error is reported.
+struct Lazy<F: Fn() -> String>(F);
+
+impl<F: Fn() -> String> fmt::Display for Lazy<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}
+
+/// Every check that needs no dataflow.
+fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
+    let mut err = |kind, site, message: String| errs.push(CheckError { kind, site, message });
+    for i in f.insts() {
+        let ops = f.inst_operands(i);
+        let allocs = out.inst_allocs(f, i);
+        let clobbers = f.inst_clobbers(i);
+        for (k, (&op, &a)) in ops.iter().zip(allocs).enumerate() {
+            let site = Site::Alloc(i, k);
+            let what = Lazy(|| format!("{i} operand {k} ({op})"));
+            if a.is_none() {
+                err(ErrorKind::NoneAllocation, site, format!("{what} has no allocation"));
+                continue;
+            }
+            if let Allocation::Reg(r) = a {
+                if r.class() != op.class() {
+                    err(
+                        ErrorKind::WrongClass,
+                        site,
+                        format!("{what} is in {r}, a {} register, but {} is of class {}", r.class(), vname(op), op.class()),
+                    );
+                    continue;
+                }
+            }
+            if let Allocation::Stack(s) = a {
+                if s.index() >= out.num_spillslots {
+                    err(
+                        ErrorKind::SpillSlotRange,
+                        site,
+                        format!("{what} is in {s}, but the allocation declares {} spill slots", out.num_spillslots),
+                    );
+                    continue;
+                }
+            }
+            let role = |r: PReg| env.role(r);
+            let allocatable_reg = matches!(a, Allocation::Reg(r) if roles.allocatable.contains(r));
+            let ok = match op.constraint() {
+                OperandConstraint::NonAlloc(r) | OperandConstraint::FixedReg(r) => a == Allocation::Reg(r),
+                OperandConstraint::Reg => allocatable_reg,
+                OperandConstraint::Stack => roles.is_mem(a),
+                OperandConstraint::Limit(n) => allocatable_reg && a.as_reg().is_some_and(|r| r.hw() < n as usize),
+                OperandConstraint::Reuse(t) => allocs.get(t) == Some(&a),
+                OperandConstraint::Any => allocatable_reg || roles.is_mem(a),
+            };
+            if !ok {
+                let detail = match a {
+                    Allocation::Reg(r) => match role(r) {
+                        PRegRole::Scratch => format!("{r}, the scratch register"),
+                        PRegRole::NonAllocatable => format!("{r}, which the machine does not allocate"),
+                        PRegRole::FixedStack => format!("{r}, a fixed stack location"),
+                        _ => r.to_string(),
+                    },
+                    other => other.to_string(),
+                };
+                let (kind, want) = match op.constraint() {
+                    OperandConstraint::Reuse(t) => (
+                        ErrorKind::Constraint,
+                        format!("the allocation of operand {t} ({})", allocs.get(t).copied().unwrap_or_default()),
+                    ),
+                    OperandConstraint::Any => (ErrorKind::NotInMachine, "an allocatable register or a stack location".into()),
+                    c => (ErrorKind::Constraint, format!("what `{c}` allows")),
+                };
+                err(kind, site, format!("{what} is in {detail}, not {want}"));
+            }
+            if op.is_def() {
+                if let Allocation::Reg(r) = a {
+                    if clobbers.contains(&r) {
+                        err(ErrorKind::ClobberedDef, site, format!("{what} is defined in {r}, which {i} clobbers"));
+                    }
+                }
+            }
+        }
+        // Interference: operands of different vregs that occupy a common
+        // point may not share a location; a reuse def may share only with
+        // the input it reuses, and with no other input of another vreg.
+        let span = |op: Operand| match (op.is_def(), op.pos()) {
+            (false, OperandPos::Early) => (true, false),
+            (true, OperandPos::Late) => (false, true),
+            _ => (true, true),
+        };
+        for k2 in 0..ops.len() {
+            for k1 in 0..k2 {
+                let (o1, o2) = (ops[k1], ops[k2]);
+                if o1.is_nonalloc() || o2.is_nonalloc() || o1.vreg() == o2.vreg() || allocs[k1] != allocs[k2] || allocs[k1].is_none() {
+                    continue;
+                }
+                let reuse_of = |d: Operand, k: usize| d.constraint() == OperandConstraint::Reuse(k);
+                if reuse_of(o1, k2) || reuse_of(o2, k1) {
+                    continue;
+                }
+                let (s1, s2) = (span(o1), span(o2));
+                let overlap = (s1.0 && s2.0) || (s1.1 && s2.1);
+                let reuse_vs_input = (matches!(o1.constraint(), OperandConstraint::Reuse(_)) && o2.is_use())
+                    || (matches!(o2.constraint(), OperandConstraint::Reuse(_)) && o1.is_use());
+                if overlap || reuse_vs_input {
+                    err(
+                        ErrorKind::Interference,
+                        Site::Alloc(i, k2),
+                        format!(
+                            "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {}, but hold different values at the same point",
+                            allocs[k1]
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    // Edits.
+    let n = f.num_insts();
+    let mut last = None;
+    for (e, &(p, m)) in out.edits.iter().enumerate() {
+        let site = Site::Edit(e);
+        let what = Lazy(|| format!("the edit {p}: {} -> {}", m.from, m.to));
+        if last.is_some_and(|l| p < l) {
+            err(ErrorKind::EditOrder, site, format!("{what} comes after an edit at {}: edits must be sorted", last.unwrap()));
+        }
+        last = Some(p);
+        if p.inst().index() >= n {
+            err(ErrorKind::EditPlacement, site, format!("{what} names an instruction that does not exist"));
+            continue;
+        }
+        if p.pos() == InstPosition::After && f.opcode(p.inst()).is_terminator() {
+            err(ErrorKind::EditPlacement, site, format!("{what} comes after a {}, where nothing runs", f.opcode(p.inst())));
+        }
+        if m.from.is_none() || m.to.is_none() {
+            err(ErrorKind::NoneAllocation, site, format!("{what} moves from or to `none`"));
+            continue;
+        }
+        if roles.is_mem(m.from) && roles.is_mem(m.to) {
+            err(ErrorKind::StackToStack, site, format!("{what} moves memory to memory"));
+        }
+        for a in [m.from, m.to] {
+            match a {
+                Allocation::Stack(s) if s.index() >= out.num_spillslots => err(
+                    ErrorKind::SpillSlotRange,
+                    site,
+                    format!("{what} uses {s}, but the allocation declares {} spill slots", out.num_spillslots),
+                ),
+                Allocation::Reg(r)
+                    if !(roles.allocatable.contains(r) || roles.fixed_stack.contains(r) || roles.scratch.contains(r)) =>
+                {
+                    err(ErrorKind::NotInMachine, site, format!("{what} uses {r}, which the machine does not offer"))
+                }
+                _ => {}
+            }
+        }
+        if let (Allocation::Reg(a), Allocation::Reg(b)) = (m.from, m.to) {
+            if a.class() != b.class() {
+                err(ErrorKind::WrongClass, site, format!("{what} moves between register classes"));
+            }
+        }
+    }
+}
