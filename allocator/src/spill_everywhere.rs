@@ -135,6 +135,13 @@ impl<'a> Run<'a> {
         }
         let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
         let mut temps = 0;
+        // A branch whose outgoing edge moves run before it (one successor,
+        // with several predecessors): those moves may overwrite the home slot
+        // of a value the branch reads, so its memory uses read a copy.
+        let edge_before = f.is_branch(i) && {
+            let succs = f.block_succs(f.block_of(i));
+            succs.len() == 1 && f.block_preds(succs[0]).len() > 1
+        };
         for (k, op) in ops.iter().enumerate() {
             let c = op.class().index();
             let late_live = op.is_def() || op.pos() == OperandPos::Late || reused_input[k];
@@ -152,10 +159,14 @@ impl<'a> Run<'a> {
                 OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
                 OperandConstraint::Reg => self.alloc_mask[c],
                 OperandConstraint::Limit(n) => self.alloc_mask[c] & low_mask(n as usize),
-                OperandConstraint::Any | OperandConstraint::Stack if reused_input[k] => {
-                    // The def will write here, so not the input vreg's own
-                    // slot: a temporary one per reused input.
-                    self.allocs[base + k] = Allocation::Stack(SpillSlot::new(self.temp_base + temps));
+                OperandConstraint::Any | OperandConstraint::Stack
+                    if reused_input[k] || (edge_before && op.is_use()) =>
+                {
+                    // The def will write here (or edge moves may overwrite
+                    // the home slot before the branch reads it): a
+                    // temporary slot per such operand.
+                    self.allocs[base + k] =
+                        Allocation::Stack(SpillSlot::new(self.temp_base + temps));
                     temps += 1;
                     self.max_temps = self.max_temps.max(temps);
                     continue;

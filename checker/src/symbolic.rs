@@ -25,8 +25,8 @@ use allocator::bitset::SparseBitSet;
 use allocator::cfg::{postorder, reverse_postorder};
 use allocator::validate::Site;
 use allocator::{
-    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint, OperandPos, Output, PReg,
-    PRegRole, PRegSet, ProgPoint,
+    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint,
+    OperandPos, Output, PReg, PRegRole, PRegSet, ProgPoint,
 };
 use smallvec::SmallVec;
 use std::fmt;
@@ -149,11 +149,19 @@ fn describe_set(set: &VSet, f: &Function) -> String {
     let class_of = |v: u32| {
         f.blocks()
             .flat_map(|b| f.block_params(b).iter().copied())
-            .chain(f.insts().flat_map(|i| f.inst_operands(i).iter().filter(|o| o.is_def()).map(|o| o.vreg())))
+            .chain(f.insts().flat_map(|i| {
+                f.inst_operands(i)
+                    .iter()
+                    .filter(|o| o.is_def())
+                    .map(|o| o.vreg())
+            }))
             .find(|x| x.index() == v as usize)
             .map_or(allocator::RegClass::Int, |x| x.class())
     };
-    let mut names: Vec<String> = set.iter().map(|&v| allocator::VReg::new(v as usize, class_of(v)).to_string()).collect();
+    let mut names: Vec<String> = set
+        .iter()
+        .map(|&v| allocator::VReg::new(v as usize, class_of(v)).to_string())
+        .collect();
     names.sort();
     format!("{{{}}}", names.join(", "))
 }
@@ -200,7 +208,8 @@ impl Checker {
         for i in 0..n {
             edit_start[i + 1] += edit_start[i];
         }
-        let mut by_inst: Vec<(ProgPoint, u32)> = vec![(ProgPoint::before(Inst(0)), 0); edit_start[n] as usize];
+        let mut by_inst: Vec<(ProgPoint, u32)> =
+            vec![(ProgPoint::before(Inst(0)), 0); edit_start[n] as usize];
         let mut fill = edit_start.clone();
         for (e, (p, _)) in out.edits.iter().enumerate() {
             if p.inst().index() < n {
@@ -292,7 +301,11 @@ impl Checker {
         for &l in &self.occupied {
             let set = &self.dense[l as usize];
             if set.iter().any(|&v| live.contains(v as usize)) {
-                let mut s: VSet = set.iter().copied().filter(|&v| live.contains(v as usize)).collect();
+                let mut s: VSet = set
+                    .iter()
+                    .copied()
+                    .filter(|&v| live.contains(v as usize))
+                    .collect();
                 s.sort_unstable();
                 c.push((l, s));
             }
@@ -337,7 +350,9 @@ impl Checker {
     /// defines `v` once. The checker runs on validated functions only.
     fn def(&mut self, v: u32, l: u32) {
         debug_assert!(
-            self.occupied.iter().all(|&x| x == l || !self.dense[x as usize].contains(&v)),
+            self.occupied
+                .iter()
+                .all(|&x| x == l || !self.dense[x as usize].contains(&v)),
             "v{v} is already somewhere at its definition"
         );
         let set = &mut self.dense[l as usize];
@@ -350,7 +365,10 @@ impl Checker {
     fn run_block(&mut self, c: &Ctx, b: Block, mut errs: Option<&mut Vec<CheckError>>) {
         let f = c.f;
         for i in f.block_insts(b).iter() {
-            let (s, e) = (c.edit_start[i.index()] as usize, c.edit_start[i.index() + 1] as usize);
+            let (s, e) = (
+                c.edit_start[i.index()] as usize,
+                c.edit_start[i.index() + 1] as usize,
+            );
             let edits = &c.by_inst[s..e];
             for &(p, ei) in edits {
                 if p.pos() == InstPosition::Before {
@@ -361,7 +379,11 @@ impl Checker {
             let allocs = &c.out.allocs[f.inst_operand_range(i)];
             // Early uses, early defs, late uses, clobbers, late defs.
             for pass in 0..2 {
-                let pos = if pass == 0 { OperandPos::Early } else { OperandPos::Late };
+                let pos = if pass == 0 {
+                    OperandPos::Early
+                } else {
+                    OperandPos::Late
+                };
                 if let Some(errs) = errs.as_deref_mut() {
                     for (k, op) in ops.iter().enumerate() {
                         if op.is_use() && op.pos() == pos {
@@ -399,7 +421,15 @@ impl Checker {
         }
     }
 
-    fn check_use(&self, c: &Ctx, i: Inst, k: usize, op: Operand, a: Allocation, errs: &mut Vec<CheckError>) {
+    fn check_use(
+        &self,
+        c: &Ctx,
+        i: Inst,
+        k: usize,
+        op: Operand,
+        a: Allocation,
+        errs: &mut Vec<CheckError>,
+    ) {
         let Some(l) = c.key(a) else { return };
         let set = &self.dense[l as usize];
         let v = op.vreg().index() as u32;
@@ -434,7 +464,9 @@ impl Ctx<'_> {
         let _ = self.roles;
         match a {
             Allocation::Reg(r) => Some(r.index() as u32),
-            Allocation::Stack(s) if s.index() < self.nslots => Some((PReg::NUM_INDEX + s.index()) as u32),
+            Allocation::Stack(s) if s.index() < self.nslots => {
+                Some((PReg::NUM_INDEX + s.index()) as u32)
+            }
             _ => None,
         }
     }
@@ -460,16 +492,26 @@ fn next_pending(bits: &[u64], from: usize) -> Option<usize> {
 /// each passed through the edge's parameter substitution; the entry block
 /// also meets the empty state of the function's start.
 fn block_in(f: &Function, b: Block, outs: &[Option<Compact>]) -> Compact {
-    let mut acc: Option<Compact> = if b == f.entry_block() { Some(Vec::new()) } else { None };
+    let mut acc: Option<Compact> = if b == f.entry_block() {
+        Some(Vec::new())
+    } else {
+        None
+    };
     let params = f.block_params(b);
     for &p in f.block_preds(b) {
-        let Some(out) = &outs[p.index()] else { continue };
+        let Some(out) = &outs[p.index()] else {
+            continue;
+        };
         let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
         let args = f.branch_args(p, k);
         let edge: Compact = out
             .iter()
             .filter_map(|(l, set)| {
-                let mut s: VSet = set.iter().copied().filter(|v| !params.iter().any(|p| p.index() as u32 == *v)).collect();
+                let mut s: VSet = set
+                    .iter()
+                    .copied()
+                    .filter(|v| !params.iter().any(|p| p.index() as u32 == *v))
+                    .collect();
                 for (a, p) in args.iter().zip(params) {
                     if set.contains(&(a.index() as u32)) {
                         let pv = p.index() as u32;
@@ -499,7 +541,12 @@ fn meet(a: &Compact, b: &Compact) -> Compact {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                let s: VSet = a[i].1.iter().copied().filter(|v| b[j].1.contains(v)).collect();
+                let s: VSet = a[i]
+                    .1
+                    .iter()
+                    .copied()
+                    .filter(|v| b[j].1.contains(v))
+                    .collect();
                 if !s.is_empty() {
                     out.push((a[i].0, s));
                 }
@@ -560,8 +607,20 @@ impl<F: Fn() -> String> fmt::Display for Lazy<F> {
 }
 
 /// Every check that needs no dataflow.
-fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
-    let mut err = |kind, site, message: String| errs.push(CheckError { kind, site, message });
+fn structural(
+    f: &Function,
+    env: &MachineEnv,
+    roles: &Roles,
+    out: &Output,
+    errs: &mut Vec<CheckError>,
+) {
+    let mut err = |kind, site, message: String| {
+        errs.push(CheckError {
+            kind,
+            site,
+            message,
+        })
+    };
     for i in f.insts() {
         let ops = f.inst_operands(i);
         let allocs = out.inst_allocs(f, i);
@@ -570,7 +629,11 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
             let site = Site::Alloc(i, k);
             let what = Lazy(|| format!("{i} operand {k} ({op})"));
             if a.is_none() {
-                err(ErrorKind::NoneAllocation, site, format!("{what} has no allocation"));
+                err(
+                    ErrorKind::NoneAllocation,
+                    site,
+                    format!("{what} has no allocation"),
+                );
                 continue;
             }
             if let Allocation::Reg(r) = a {
@@ -578,7 +641,12 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
                     err(
                         ErrorKind::WrongClass,
                         site,
-                        format!("{what} is in {r}, a {} register, but {} is of class {}", r.class(), vname(op), op.class()),
+                        format!(
+                            "{what} is in {r}, a {} register, but {} is of class {}",
+                            r.class(),
+                            vname(op),
+                            op.class()
+                        ),
                     );
                     continue;
                 }
@@ -588,7 +656,10 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
                     err(
                         ErrorKind::SpillSlotRange,
                         site,
-                        format!("{what} is in {s}, but the allocation declares {} spill slots", out.num_spillslots),
+                        format!(
+                            "{what} is in {s}, but the allocation declares {} spill slots",
+                            out.num_spillslots
+                        ),
                     );
                     continue;
                 }
@@ -596,10 +667,14 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
             let role = |r: PReg| env.role(r);
             let allocatable_reg = matches!(a, Allocation::Reg(r) if roles.allocatable.contains(r));
             let ok = match op.constraint() {
-                OperandConstraint::NonAlloc(r) | OperandConstraint::FixedReg(r) => a == Allocation::Reg(r),
+                OperandConstraint::NonAlloc(r) | OperandConstraint::FixedReg(r) => {
+                    a == Allocation::Reg(r)
+                }
                 OperandConstraint::Reg => allocatable_reg,
                 OperandConstraint::Stack => roles.is_mem(a),
-                OperandConstraint::Limit(n) => allocatable_reg && a.as_reg().is_some_and(|r| r.hw() < n as usize),
+                OperandConstraint::Limit(n) => {
+                    allocatable_reg && a.as_reg().is_some_and(|r| r.hw() < n as usize)
+                }
                 OperandConstraint::Reuse(t) => allocs.get(t) == Some(&a),
                 OperandConstraint::Any => allocatable_reg || roles.is_mem(a),
             };
@@ -607,7 +682,9 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
                 let detail = match a {
                     Allocation::Reg(r) => match role(r) {
                         PRegRole::Scratch => format!("{r}, the scratch register"),
-                        PRegRole::NonAllocatable => format!("{r}, which the machine does not allocate"),
+                        PRegRole::NonAllocatable => {
+                            format!("{r}, which the machine does not allocate")
+                        }
                         PRegRole::FixedStack => format!("{r}, a fixed stack location"),
                         _ => r.to_string(),
                     },
@@ -616,9 +693,15 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
                 let (kind, want) = match op.constraint() {
                     OperandConstraint::Reuse(t) => (
                         ErrorKind::Constraint,
-                        format!("the allocation of operand {t} ({})", allocs.get(t).copied().unwrap_or_default()),
+                        format!(
+                            "the allocation of operand {t} ({})",
+                            allocs.get(t).copied().unwrap_or_default()
+                        ),
                     ),
-                    OperandConstraint::Any => (ErrorKind::NotInMachine, "an allocatable register or a stack location".into()),
+                    OperandConstraint::Any => (
+                        ErrorKind::NotInMachine,
+                        "an allocatable register or a stack location".into(),
+                    ),
                     c => (ErrorKind::Constraint, format!("what `{c}` allows")),
                 };
                 err(kind, site, format!("{what} is in {detail}, not {want}"));
@@ -626,7 +709,11 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
             if op.is_def() {
                 if let Allocation::Reg(r) = a {
                     if clobbers.contains(&r) {
-                        err(ErrorKind::ClobberedDef, site, format!("{what} is defined in {r}, which {i} clobbers"));
+                        err(
+                            ErrorKind::ClobberedDef,
+                            site,
+                            format!("{what} is defined in {r}, which {i} clobbers"),
+                        );
                     }
                 }
             }
@@ -642,7 +729,12 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
         for k2 in 0..ops.len() {
             for k1 in 0..k2 {
                 let (o1, o2) = (ops[k1], ops[k2]);
-                if o1.is_nonalloc() || o2.is_nonalloc() || o1.vreg() == o2.vreg() || allocs[k1] != allocs[k2] || allocs[k1].is_none() {
+                if o1.is_nonalloc()
+                    || o2.is_nonalloc()
+                    || o1.vreg() == o2.vreg()
+                    || allocs[k1] != allocs[k2]
+                    || allocs[k1].is_none()
+                {
                     continue;
                 }
                 let reuse_of = |d: Operand, k: usize| d.constraint() == OperandConstraint::Reuse(k);
@@ -651,7 +743,8 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
                 }
                 let (s1, s2) = (span(o1), span(o2));
                 let overlap = (s1.0 && s2.0) || (s1.1 && s2.1);
-                let reuse_vs_input = (matches!(o1.constraint(), OperandConstraint::Reuse(_)) && o2.is_use())
+                let reuse_vs_input = (matches!(o1.constraint(), OperandConstraint::Reuse(_))
+                    && o2.is_use())
                     || (matches!(o2.constraint(), OperandConstraint::Reuse(_)) && o1.is_use());
                 if overlap || reuse_vs_input {
                     err(
@@ -673,41 +766,80 @@ fn structural(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output, errs:
         let site = Site::Edit(e);
         let what = Lazy(|| format!("the edit {p}: {} -> {}", m.from, m.to));
         if last.is_some_and(|l| p < l) {
-            err(ErrorKind::EditOrder, site, format!("{what} comes after an edit at {}: edits must be sorted", last.unwrap()));
+            err(
+                ErrorKind::EditOrder,
+                site,
+                format!(
+                    "{what} comes after an edit at {}: edits must be sorted",
+                    last.unwrap()
+                ),
+            );
         }
         last = Some(p);
         if p.inst().index() >= n {
-            err(ErrorKind::EditPlacement, site, format!("{what} names an instruction that does not exist"));
+            err(
+                ErrorKind::EditPlacement,
+                site,
+                format!("{what} names an instruction that does not exist"),
+            );
             continue;
         }
         if p.pos() == InstPosition::After && f.opcode(p.inst()).is_terminator() {
-            err(ErrorKind::EditPlacement, site, format!("{what} comes after a {}, where nothing runs", f.opcode(p.inst())));
+            err(
+                ErrorKind::EditPlacement,
+                site,
+                format!(
+                    "{what} comes after a {}, where nothing runs",
+                    f.opcode(p.inst())
+                ),
+            );
         }
         if m.from.is_none() || m.to.is_none() {
-            err(ErrorKind::NoneAllocation, site, format!("{what} moves from or to `none`"));
+            err(
+                ErrorKind::NoneAllocation,
+                site,
+                format!("{what} moves from or to `none`"),
+            );
             continue;
         }
         if roles.is_mem(m.from) && roles.is_mem(m.to) {
-            err(ErrorKind::StackToStack, site, format!("{what} moves memory to memory"));
+            err(
+                ErrorKind::StackToStack,
+                site,
+                format!("{what} moves memory to memory"),
+            );
         }
         for a in [m.from, m.to] {
             match a {
                 Allocation::Stack(s) if s.index() >= out.num_spillslots => err(
                     ErrorKind::SpillSlotRange,
                     site,
-                    format!("{what} uses {s}, but the allocation declares {} spill slots", out.num_spillslots),
+                    format!(
+                        "{what} uses {s}, but the allocation declares {} spill slots",
+                        out.num_spillslots
+                    ),
                 ),
                 Allocation::Reg(r)
-                    if !(roles.allocatable.contains(r) || roles.fixed_stack.contains(r) || roles.scratch.contains(r)) =>
+                    if !(roles.allocatable.contains(r)
+                        || roles.fixed_stack.contains(r)
+                        || roles.scratch.contains(r)) =>
                 {
-                    err(ErrorKind::NotInMachine, site, format!("{what} uses {r}, which the machine does not offer"))
+                    err(
+                        ErrorKind::NotInMachine,
+                        site,
+                        format!("{what} uses {r}, which the machine does not offer"),
+                    )
                 }
                 _ => {}
             }
         }
         if let (Allocation::Reg(a), Allocation::Reg(b)) = (m.from, m.to) {
             if a.class() != b.class() {
-                err(ErrorKind::WrongClass, site, format!("{what} moves between register classes"));
+                err(
+                    ErrorKind::WrongClass,
+                    site,
+                    format!("{what} moves between register classes"),
+                );
             }
         }
     }

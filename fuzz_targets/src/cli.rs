@@ -151,12 +151,18 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
             }
         }
     }
+    if let Some(stats) = t.stats {
+        let _ = writeln!(out, "{target}: {}", stats());
+    }
     let _ = writeln!(out, "{target}: {ok} passed, {failed} failed");
     i32::from(failed > 0)
 }
 
 /// Parses and validates a file, reporting `FILE:LINE:COL: message` lines.
-fn load_case(path: &Path, out: &mut dyn Write) -> Option<(allocator::Case, allocator::text::SourceMap)> {
+fn load_case(
+    path: &Path,
+    out: &mut dyn Write,
+) -> Option<(allocator::Case, allocator::text::SourceMap)> {
     let src = read_file(path, out)?;
     match parse_and_validate(&src) {
         Ok(x) => Some(x),
@@ -178,7 +184,12 @@ fn median_ns_per_inst(mut samples: Vec<f64>) -> f64 {
 /// `rafuzz alloc --allocator NAME FILE... [--repeat N]`: prints each case
 /// with its allocation section; with `--repeat`, runs the allocator N times
 /// per case and prints the timing line last.
-pub fn alloc(name: &str, files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Write) -> i32 {
+pub fn alloc(
+    name: &str,
+    files: &[impl AsRef<Path>],
+    repeat: Option<usize>,
+    out: &mut dyn Write,
+) -> i32 {
     let Some(a) = crate::allocator_by_name(name) else {
         let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
         return 2;
@@ -212,7 +223,11 @@ pub fn alloc(name: &str, files: &[impl AsRef<Path>], repeat: Option<usize>, out:
     }
     if repeat.is_some() {
         let per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
-        let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={:.1}", median_ns_per_inst(per));
+        let _ = writeln!(
+            out,
+            "cases={cases} insts={insts} ns_per_inst={:.1}",
+            median_ns_per_inst(per)
+        );
     }
     status
 }
@@ -248,13 +263,24 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
         } else {
             status = 1;
             for e in errs {
-                let _ = writeln!(out, "{}:{}: {} [{}]", path.display(), map.locate(e.site), e.message, e.kind.name());
+                let _ = writeln!(
+                    out,
+                    "{}:{}: {} [{}]",
+                    path.display(),
+                    map.locate(e.site),
+                    e.message,
+                    e.kind.name()
+                );
             }
         }
     }
     if repeat.is_some() {
         let per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
-        let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={:.1}", median_ns_per_inst(per));
+        let _ = writeln!(
+            out,
+            "cases={cases} insts={insts} ns_per_inst={:.1}",
+            median_ns_per_inst(per)
+        );
     }
     status
 }

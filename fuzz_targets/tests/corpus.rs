@@ -33,6 +33,7 @@ fn run_one_reports_the_panic_message() {
                 panic!("found {}", d.len());
             }
         },
+        stats: None,
     };
     assert_eq!(fuzz_targets::cli::run_one(t, b"x"), Ok(()));
     assert_eq!(

@@ -73,7 +73,11 @@ fn main() {
     let status = match cli.command {
         Command::Validate { files } => fuzz_targets::cli::validate(&files, &mut out),
         Command::List => fuzz_targets::cli::list(&mut out),
-        Command::Alloc { allocator, files, repeat } => fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out),
+        Command::Alloc {
+            allocator,
+            files,
+            repeat,
+        } => fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out),
         Command::Check { files, repeat } => fuzz_targets::cli::check(&files, repeat, &mut out),
         Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
         Command::Gen {

@@ -1,0 +1,214 @@
+//! The concrete interpreter: the second, independent oracle. It gives the
+//! IR a meaning, runs the SSA program along a path, runs the allocated
+//! program along the same path on a machine state, and compares every value
+//! every use reads (returned values are uses of the `ret`).
+//!
+//! Meaning: each def's value is a hash of (instruction, def index, the
+//! values of the instruction's uses in order); at a branch the successor is
+//! chosen by a hash of (seed, step); block arguments flow to parameters.
+//! The machine: every register and slot starts with a distinct poison
+//! value; clobbers write fresh poison; edits copy; defs write their
+//! allocation. Within an instruction the order is the checker's: edits
+//! before, early uses read, early defs write, late uses read, clobbers,
+//! late defs write, edits after.
+
+use allocator::{
+    Allocation, Block, Function, Inst, InstPosition, OperandPos, Output, PReg, ProgPoint, VReg,
+};
+use std::fmt;
+
+/// Where the two runs first disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub step: usize,
+    pub inst: Inst,
+    pub operand: usize,
+    pub vreg: VReg,
+    pub alloc: Allocation,
+    pub expected: u64,
+    pub actual: u64,
+    /// What the location held instead, in words.
+    pub found: String,
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "step {}: {} operand {} reads {} from {}: expected {:#018x}, found {:#018x} ({})",
+            self.step,
+            self.inst,
+            self.operand,
+            self.vreg,
+            self.alloc,
+            self.expected,
+            self.actual,
+            self.found
+        )
+    }
+}
+
+/// How far a run went without diverging.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    pub steps: usize,
+    pub uses_checked: usize,
+    pub returned: bool,
+}
+
+const POISON: u64 = 0xbad0_0000_0000_0000;
+const CLOBBER: u64 = 0xc10b_0000_0000_0000;
+
+/// A 64-bit mix (splitmix64's finalizer).
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+fn combine(h: u64, v: u64) -> u64 {
+    mix(h ^ v.wrapping_add(0x9e37_79b9_7f4a_7c15))
+}
+
+/// Runs `f` and its allocation `out` side by side along the path chosen by
+/// `seed`, for at most `max_steps` instructions. The function must be valid;
+/// the allocation may be anything (locations it names out of range read as
+/// poison and write nowhere).
+pub fn run(
+    f: &Function,
+    out: &Output,
+    seed: u64,
+    max_steps: usize,
+) -> Result<RunStats, Divergence> {
+    let nslots = out.num_spillslots.min(1 << 20);
+    let mut machine: Vec<u64> = (0..PReg::NUM_INDEX + nslots)
+        .map(|k| POISON ^ k as u64)
+        .collect();
+    let key = |a: Allocation| match a {
+        Allocation::Reg(r) => Some(r.index()),
+        Allocation::Stack(s) if s.index() < nslots => Some(PReg::NUM_INDEX + s.index()),
+        _ => None,
+    };
+    let mut ssa = vec![0u64; f.num_vregs()];
+    let mut stats = RunStats::default();
+    // Edits by instruction, in order.
+    let mut e = 0;
+    let mut edit_index: Vec<(u32, u32)> = vec![(0, 0); f.num_insts()];
+    while e < out.edits.len() {
+        let i = out.edits[e].0.inst().index();
+        let start = e;
+        while e < out.edits.len() && out.edits[e].0.inst().index() == i {
+            e += 1;
+        }
+        if i < edit_index.len() {
+            edit_index[i] = (start as u32, e as u32);
+        }
+    }
+    let apply = |machine: &mut Vec<u64>, i: Inst, pos: InstPosition| {
+        let (s, t) = edit_index[i.index()];
+        for &(p, m) in &out.edits[s as usize..t as usize] {
+            if p != ProgPoint::new(i, pos) {
+                continue;
+            }
+            if let (Some(from), Some(to)) = (key(m.from), key(m.to)) {
+                machine[to] = machine[from];
+            }
+        }
+    };
+    let mut b = f.entry_block();
+    let mut step = 0usize;
+    let mut args_buf: Vec<u64> = Vec::new();
+    loop {
+        for i in f.block_insts(b).iter() {
+            if step >= max_steps {
+                stats.steps = step;
+                return Ok(stats);
+            }
+            step += 1;
+            apply(&mut machine, i, InstPosition::Before);
+            let ops = f.inst_operands(i);
+            let allocs = out.inst_allocs(f, i);
+            // The defs' values, from the SSA values of the uses.
+            let mut h = combine(i.0 as u64, 0x1157);
+            for op in ops {
+                if op.is_use() {
+                    h = combine(h, ssa[op.vreg().index()]);
+                }
+            }
+            for pos in [OperandPos::Early, OperandPos::Late] {
+                for (k, op) in ops.iter().enumerate() {
+                    if !(op.is_use() && op.pos() == pos) {
+                        continue;
+                    }
+                    let expected = ssa[op.vreg().index()];
+                    let a = allocs.get(k).copied().unwrap_or_default();
+                    let actual = key(a).map_or(POISON, |l| machine[l]);
+                    stats.uses_checked += 1;
+                    if actual != expected {
+                        return Err(Divergence {
+                            step,
+                            inst: i,
+                            operand: k,
+                            vreg: op.vreg(),
+                            alloc: a,
+                            expected,
+                            actual,
+                            found: describe(f, &ssa, actual),
+                        });
+                    }
+                }
+                if pos == OperandPos::Late {
+                    for r in f.inst_clobbers(i) {
+                        machine[r.index()] = CLOBBER ^ ((step as u64) << 8) ^ r.index() as u64;
+                    }
+                }
+                let mut d = 0u64;
+                for (k, op) in ops.iter().enumerate() {
+                    if !op.is_def() {
+                        continue;
+                    }
+                    d += 1;
+                    if op.pos() != pos {
+                        continue;
+                    }
+                    let value = combine(h, d);
+                    ssa[op.vreg().index()] = value;
+                    if let Some(l) = allocs.get(k).and_then(|&a| key(a)) {
+                        machine[l] = value;
+                    }
+                }
+            }
+            apply(&mut machine, i, InstPosition::After);
+        }
+        let last = f.block_insts(b).last();
+        let succs = f.block_succs(b);
+        if f.is_ret(last) || succs.is_empty() {
+            stats.steps = step;
+            stats.returned = true;
+            return Ok(stats);
+        }
+        let t = (combine(seed, step as u64) % succs.len() as u64) as usize;
+        let next: Block = succs[t];
+        args_buf.clear();
+        args_buf.extend(f.branch_args(b, t).iter().map(|a| ssa[a.index()]));
+        for (p, &v) in f.block_params(next).iter().zip(&args_buf) {
+            ssa[p.index()] = v;
+        }
+        b = next;
+    }
+}
+
+/// Names a value: the vreg whose current value it is, or poison.
+fn describe(f: &Function, ssa: &[u64], v: u64) -> String {
+    if v & 0xffff_0000_0000_0000 == POISON {
+        return "the initial poison of a location".into();
+    }
+    if v & 0xffff_0000_0000_0000 == CLOBBER {
+        return format!("poison from a clobber at step {}", (v >> 8) & 0xffff_ffff);
+    }
+    let _ = f;
+    match ssa.iter().position(|&x| x == v) {
+        Some(n) => format!("the current value of vreg {n}"),
+        None => "a stale or unknown value".into(),
+    }
+}

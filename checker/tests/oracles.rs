@@ -1,0 +1,226 @@
+//! Both oracles on the hand-written cases and on spill_everywhere's
+//! allocations of generated cases; the checker's error cases with their exact
+//! messages; the interpreter against deliberate faults.
+
+use allocator::text::parse_and_validate;
+use allocator::{Allocation, Allocator, Inst, Move, PReg, ProgPoint, RegClass};
+use checker::{check, interp};
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+
+fn files(sub: &str) -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/cases")
+        .join(sub);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn hand_written_allocations_pass_both_oracles() {
+    let mut with_alloc = 0;
+    for path in files("valid") {
+        let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap()).unwrap();
+        let Some(out) = &case.output else { continue };
+        with_alloc += 1;
+        let errs = check(&case.func, &case.machine, out);
+        assert!(errs.is_empty(), "{}: {}", path.display(), errs[0]);
+        for seed in 0..8 {
+            if let Err(d) = interp::run(&case.func, out, seed, 10_000) {
+                panic!("{}: path {seed}: {d}", path.display());
+            }
+        }
+    }
+    assert!(with_alloc >= 15);
+}
+
+#[test]
+fn spill_everywhere_passes_both_oracles_on_every_valid_case() {
+    let a = allocator::spill_everywhere::SpillEverywhere;
+    for path in files("valid") {
+        let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap()).unwrap();
+        let out = a
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let errs = check(&case.func, &case.machine, &out);
+        assert!(errs.is_empty(), "{}: {}", path.display(), errs[0]);
+        for seed in 0..4 {
+            interp::run(&case.func, &out, seed, 10_000)
+                .unwrap_or_else(|d| panic!("{}: {d}", path.display()));
+        }
+    }
+}
+
+#[test]
+fn spill_everywhere_on_ten_thousand_generated_cases() {
+    let a = allocator::spill_everywhere::SpillEverywhere;
+    let config = ssagen::Config::default();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+    let mut insts = 0;
+    for n in 0..10_000 {
+        let len = rng.gen_range(0..=600);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let case = ssagen::generate_from_bytes(&bytes, &config);
+        insts += case.func.num_insts();
+        let out = a
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("input {n}: {e}\n{}", allocator::text::print(&case)));
+        let errs = check(&case.func, &case.machine, &out);
+        if let Some(e) = errs.first() {
+            let mut c = case.clone();
+            c.output = Some(out);
+            panic!("input {n}: {e}\n{}", allocator::text::print(&c));
+        }
+        interp::run(&case.func, &out, n as u64, 2_000).unwrap_or_else(|d| panic!("input {n}: {d}"));
+    }
+    assert!(insts > 100_000, "only {insts} instructions");
+}
+
+/// `tests/cases/check/*.ra`: each names its exact errors in
+/// `# error: LINE:COL: message [kind]` lines (none: the allocation is correct).
+#[test]
+fn checker_error_cases_report_exactly_their_errors() {
+    let cases = files("check");
+    assert!(
+        cases.len() >= 25,
+        "expected the checker's hand-written cases"
+    );
+    let mut kinds = std::collections::BTreeSet::new();
+    for path in cases {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let expected: Vec<&str> = src
+            .lines()
+            .filter_map(|l| l.strip_prefix("# error: "))
+            .collect();
+        let (case, map) = parse_and_validate(src.as_bytes())
+            .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
+        let out = case.output.as_ref().expect("an allocation section");
+        let errs = check(&case.func, &case.machine, out);
+        let got: Vec<String> = errs
+            .iter()
+            .map(|e| format!("{}: {} [{}]", map.locate(e.site), e.message, e.kind.name()))
+            .collect();
+        assert_eq!(got, expected, "{}", path.display());
+        kinds.extend(errs.iter().map(|e| e.kind));
+    }
+    // Every kind the text format can express has a case.
+    for k in checker::ErrorKind::ALL {
+        if !matches!(
+            k,
+            checker::ErrorKind::AllocCount | checker::ErrorKind::EditOrder
+        ) {
+            assert!(kinds.contains(&k), "no case for {}", k.name());
+        }
+    }
+}
+
+#[test]
+fn the_interpreter_catches_a_dropped_reload_and_a_clobber() {
+    let src = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op clobbers(p0i, p1i)
+    inst2: ret use:v0i:reg
+end
+allocation
+  spillslots 1
+  inst0: p0i
+  edit after inst0: p0i -> stack0
+  edit before inst2: stack0 -> p1i
+  inst2: p1i
+end
+";
+    let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+    let out = case.output.clone().unwrap();
+    assert!(check(&case.func, &case.machine, &out).is_empty());
+    let ok = interp::run(&case.func, &out, 0, 100).unwrap();
+    assert!(ok.returned);
+    assert_eq!(ok.uses_checked, 1);
+    // Without the reload the use reads the clobber's poison.
+    let mut bad = out.clone();
+    bad.edits.pop();
+    let d = interp::run(&case.func, &bad, 0, 100).unwrap_err();
+    assert_eq!((d.inst, d.operand), (Inst(2), 0));
+    assert!(d.found.contains("clobber at step 2"), "{d}");
+    assert!(!check(&case.func, &case.machine, &bad).is_empty());
+    // Reading the register the value was never in: initial poison.
+    let mut bad = out.clone();
+    bad.edits.clear();
+    bad.allocs[1] = Allocation::Reg(PReg::new(1, RegClass::Int));
+    let d = interp::run(&case.func, &bad, 0, 100).unwrap_err();
+    assert!(d.found.contains("clobber"), "{d}");
+    // Reloading from the wrong slot.
+    let mut bad = out;
+    bad.edits[1] = (
+        ProgPoint::before(Inst(2)),
+        Move {
+            from: Allocation::Reg(PReg::new(0, RegClass::Int)),
+            to: Allocation::Reg(PReg::new(1, RegClass::Int)),
+        },
+    );
+    assert!(interp::run(&case.func, &bad, 0, 100).is_err());
+}
+
+#[test]
+fn interpreter_paths_depend_on_the_seed_and_stop_at_the_bound() {
+    let path = files("valid")
+        .into_iter()
+        .find(|p| p.ends_with("natural_loop.ra"))
+        .unwrap();
+    let (case, _) = parse_and_validate(&std::fs::read(path).unwrap()).unwrap();
+    let out = allocator::spill_everywhere::SpillEverywhere
+        .run(&case.func, &case.machine)
+        .unwrap();
+    let lens: std::collections::BTreeSet<usize> = (0..20)
+        .map(|s| interp::run(&case.func, &out, s, 1000).unwrap().steps)
+        .collect();
+    assert!(lens.len() > 1, "every seed took the same path");
+    let capped = interp::run(&case.func, &out, 0, 3).unwrap();
+    assert_eq!(capped.steps, 3);
+}
+
+/// `tests/regressions/*.ra`: every bug the fuzzers found, reduced; replayed
+/// through every allocator and both oracles (and its own allocation, when
+/// the file carries one).
+#[test]
+fn regression_corpus_passes_every_allocator_and_both_oracles() {
+    let cases = files("../regressions");
+    assert!(!cases.is_empty());
+    for path in cases {
+        let src = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            src.starts_with("# Bug: "),
+            "{}: the first line names the bug",
+            path.display()
+        );
+        let (case, _) = parse_and_validate(src.as_bytes())
+            .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
+        for a in allocator::allocators() {
+            let out = a
+                .run(&case.func, &case.machine)
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), a.name()));
+            let errs = check(&case.func, &case.machine, &out);
+            assert!(
+                errs.is_empty(),
+                "{}: {}: {}",
+                path.display(),
+                a.name(),
+                errs[0]
+            );
+            for seed in 0..16 {
+                interp::run(&case.func, &out, seed, 10_000)
+                    .unwrap_or_else(|d| panic!("{}: {}: {d}", path.display(), a.name()));
+            }
+        }
+    }
+}

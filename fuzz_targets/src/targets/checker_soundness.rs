@@ -1,0 +1,178 @@
+//! `checker_soundness`: a generated case is allocated by every allocator and
+//! both oracles must accept; then the output is mutated (one operand's
+//! allocation changed, an edit dropped, duplicated, reordered or retargeted,
+//! two operands' allocations swapped). Whenever the interpreter sees a
+//! divergence on any of several paths, the checker must reject the mutant: a
+//! checker that accepts is a soundness bug. Mutants the checker rejects but
+//! the interpreter did not catch are counted (precision is measured, not
+//! asserted).
+
+use allocator::{AllocError, Allocation, Case, Output, PReg, RegClass, SpillSlot};
+use arbitrary::Unstructured;
+use checker::interp;
+use ssagen::{Choices, Config};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Interpreter paths tried per allocation.
+pub const PATHS: u64 = 3;
+/// Steps per path.
+pub const MAX_STEPS: usize = 5_000;
+
+/// Counters over all runs of this target in the process.
+pub static MUTANTS: AtomicU64 = AtomicU64::new(0);
+pub static REJECTED: AtomicU64 = AtomicU64::new(0);
+pub static DIVERGED: AtomicU64 = AtomicU64::new(0);
+pub static REJECTED_NOT_DIVERGED: AtomicU64 = AtomicU64::new(0);
+
+/// One line of precision statistics.
+pub fn stats() -> String {
+    let m = MUTANTS.load(Ordering::Relaxed);
+    let r = REJECTED.load(Ordering::Relaxed);
+    let d = DIVERGED.load(Ordering::Relaxed);
+    let only = REJECTED_NOT_DIVERGED.load(Ordering::Relaxed);
+    format!("mutants={m} checker_rejected={r} interpreter_diverged={d} rejected_without_divergence={only}")
+}
+
+fn with_output(case: &Case, out: &Output) -> String {
+    let mut c = case.clone();
+    c.output = Some(out.clone());
+    allocator::text::print(&c)
+}
+
+/// Both oracles on one allocation: the first problem, described.
+pub fn oracles(case: &Case, out: &Output) -> Result<(), String> {
+    let errs = checker::check(&case.func, &case.machine, out);
+    if let Some(e) = errs.first() {
+        return Err(format!(
+            "checker: {} [{}] ({} errors)",
+            e.message,
+            e.kind.name(),
+            errs.len()
+        ));
+    }
+    for seed in 0..PATHS {
+        interp::run(&case.func, out, seed, MAX_STEPS)
+            .map_err(|d| format!("interpreter (path {seed}): {d}"))?;
+    }
+    Ok(())
+}
+
+pub fn run(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let case = ssagen::generate(&mut u, &Config::default());
+    let mut c = Choices::new(&mut u);
+    for a in crate::allocators() {
+        let out = match a.run(&case.func, &case.machine) {
+            Ok(o) => o,
+            Err(AllocError::Unsupported(_)) => continue,
+            Err(e) => panic!(
+                "checker_soundness: {} fails on a feasible case: {e}\n{}",
+                a.name(),
+                allocator::text::print(&case)
+            ),
+        };
+        if let Err(e) = oracles(&case, &out) {
+            panic!(
+                "checker_soundness: {}'s allocation is rejected by the {e}\n{}",
+                a.name(),
+                with_output(&case, &out)
+            );
+        }
+        for _ in 0..4 {
+            let Some((what, m)) = mutate(&case, &out, &mut c) else {
+                break;
+            };
+            MUTANTS.fetch_add(1, Ordering::Relaxed);
+            let rejected = !checker::check(&case.func, &case.machine, &m).is_empty();
+            let divergence =
+                (0..PATHS).find_map(|s| interp::run(&case.func, &m, s, MAX_STEPS).err());
+            REJECTED.fetch_add(rejected as u64, Ordering::Relaxed);
+            DIVERGED.fetch_add(divergence.is_some() as u64, Ordering::Relaxed);
+            REJECTED_NOT_DIVERGED
+                .fetch_add((rejected && divergence.is_none()) as u64, Ordering::Relaxed);
+            if let (Some(d), false) = (&divergence, rejected) {
+                panic!(
+                    "checker_soundness: the checker accepts a mutant of {}'s allocation ({what}) that the interpreter shows is wrong: {d}\n{}",
+                    a.name(),
+                    with_output(&case, &m)
+                );
+            }
+        }
+    }
+}
+
+/// A random location of `class`: an allocatable register of the machine, a
+/// register outside it, a spill slot or `none`.
+fn location(case: &Case, out: &Output, class: RegClass, c: &mut Choices) -> Allocation {
+    match c.int(0, 5) {
+        0 | 1 => {
+            let regs: Vec<PReg> = case.machine.allocatable(class).collect();
+            c.pick(&regs).map_or(Allocation::None, Allocation::Reg)
+        }
+        2 => Allocation::Reg(PReg::new(c.int(0, 63), class)),
+        3 | 4 => Allocation::Stack(SpillSlot::new(c.int(0, out.num_spillslots.max(1)))),
+        _ => Allocation::None,
+    }
+}
+
+/// One mutation of `out`, described; `None` when there is nothing to mutate.
+fn mutate(case: &Case, out: &Output, c: &mut Choices) -> Option<(String, Output)> {
+    let f = &case.func;
+    let mut m = out.clone();
+    let nops = m.allocs.len();
+    let nedits = m.edits.len();
+    match c.int(0, 5) {
+        0 if nops > 0 => {
+            let k = c.int(0, nops - 1);
+            let class = f
+                .insts()
+                .flat_map(|i| f.inst_operands(i).iter())
+                .nth(k)?
+                .class();
+            let a = location(case, out, class, c);
+            let old = m.allocs[k];
+            m.allocs[k] = a;
+            Some((format!("operand allocation {k}: {old} -> {a}"), m))
+        }
+        1 if nedits > 0 => {
+            let e = c.int(0, nedits - 1);
+            let (p, mv) = m.edits.remove(e);
+            Some((format!("dropped edit {p}: {} -> {}", mv.from, mv.to), m))
+        }
+        2 if nedits > 0 => {
+            let e = c.int(0, nedits - 1);
+            let x = m.edits[e];
+            m.edits.insert(e + 1, x);
+            Some((format!("duplicated edit {e}"), m))
+        }
+        3 if nedits > 1 => {
+            let e = c.int(0, nedits - 2);
+            if m.edits[e].0 != m.edits[e + 1].0 {
+                return None;
+            }
+            m.edits.swap(e, e + 1);
+            Some((format!("swapped edits {e} and {}", e + 1), m))
+        }
+        4 if nedits > 0 => {
+            let e = c.int(0, nedits - 1);
+            let (_, mv) = m.edits[e];
+            let class = [mv.from, mv.to]
+                .iter()
+                .find_map(|a| a.as_reg().map(|r| r.class()))
+                .unwrap_or(RegClass::Int);
+            let a = location(case, out, class, c);
+            if c.chance(1, 2) {
+                m.edits[e].1.from = a;
+            } else {
+                m.edits[e].1.to = a;
+            }
+            Some((format!("retargeted edit {e}: {} -> {}", mv.from, mv.to), m))
+        }
+        _ if nops > 1 => {
+            let (k1, k2) = (c.int(0, nops - 1), c.int(0, nops - 1));
+            m.allocs.swap(k1, k2);
+            Some((format!("swapped operand allocations {k1} and {k2}"), m))
+        }
+        _ => None,
+    }
+}
