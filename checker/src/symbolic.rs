@@ -144,7 +144,7 @@ fn vname(op: Operand) -> String {
 /// (found by a scan of the definitions: this runs only for messages).
 fn describe_set(set: &VSet, f: &Function) -> String {
     if set.is_empty() {
-        return "nothing".into();
+        return "no live value".into();
     }
     let class_of = |v: u32| {
         f.blocks()

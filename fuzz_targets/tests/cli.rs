@@ -112,3 +112,48 @@ fn run_replays_a_corpus_directory() {
     let (code, out) = rafuzz(&["run", "no-such-target", "corpus/ssagen"]);
     assert_eq!(code, 2, "{out}");
 }
+
+#[test]
+fn alloc_prints_a_checkable_allocation_and_times_with_repeat() {
+    let dir = std::env::temp_dir().join(format!("rafuzz-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, out) = rafuzz(&["alloc", "--allocator", "spill_everywhere", "tests/cases/valid/call_like.ra"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\nallocation\n"), "{out}");
+    let file = dir.join("allocated.ra");
+    std::fs::write(&file, &out).unwrap();
+    let (code, checked) = rafuzz(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{checked}");
+    assert!(checked.trim_end().ends_with(": ok"), "{checked}");
+    let (code, timed) = rafuzz(&["check", "--repeat", "3", file.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let last = timed.lines().last().unwrap();
+    assert!(last.starts_with("cases=1 insts=") && last.contains(" ns_per_inst="), "{last}");
+    let (code, timed) = rafuzz(&["alloc", "--allocator", "spill_everywhere", "--repeat", "2", "tests/cases/valid/diamond.ra"]);
+    assert_eq!(code, 0);
+    assert!(timed.lines().last().unwrap().starts_with("cases=1 insts="), "{timed}");
+    let (code, _) = rafuzz(&["alloc", "--allocator", "no-such", "tests/cases/valid/diamond.ra"]);
+    assert_eq!(code, 2);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn check_reports_located_errors_and_refuses_cases_without_allocation() {
+    let (code, out) = rafuzz(&["check", "tests/cases/valid/straight_line.ra"]);
+    let has_alloc = std::fs::read_to_string(root().join("tests/cases/valid/straight_line.ra")).unwrap().contains("\nallocation");
+    if !has_alloc {
+        assert_eq!(code, 1);
+        assert!(out.contains("no allocation section"), "{out}");
+    }
+    // A correct allocation with one reload dropped.
+    let src = std::fs::read_to_string(root().join("tests/cases/valid/spec_example.ra")).unwrap();
+    let broken = src.replace("  edit before inst6: p7i -> p0i\n", "");
+    let file = std::env::temp_dir().join(format!("rafuzz-broken-{}.ra", std::process::id()));
+    std::fs::write(&file, broken).unwrap();
+    let (code, out) = rafuzz(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    let line = out.lines().next().unwrap();
+    assert!(line.contains(":29:10: inst6 operand 0 (use:v5i:fixed(p0i)) reads v5i from p0i at the early point, but p0i holds no live value"), "{line}");
+    assert!(line.ends_with("[wrong-value]"), "{line}");
+    std::fs::remove_file(file).unwrap();
+}
