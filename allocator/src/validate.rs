@@ -12,7 +12,9 @@
 //! - `fixed` may not name the class's scratch register, which belongs to the
 //!   allocator, and `nonalloc` may name only a register in no machine list;
 //! - a register is clobbered at most once per instruction;
-//! - `limit(n)` must admit at least one allocatable register of the class.
+//! - `limit(n)` must admit at least one allocatable register of the class;
+//! - `fixed(r)` may not name a register a `nonalloc` operand of the same
+//!   instruction names (a def there would overwrite, say, the stack pointer).
 
 use crate::cfg::{effective_preds, reachable};
 use crate::domtree::DomTree;
@@ -468,6 +470,16 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
         }
         clobbered.insert(r);
     }
+    // Registers named by nonalloc operands: no fixed operand may use them.
+    let named: PRegSet = {
+        let mut n = PRegSet::empty();
+        for op in ops {
+            if let OperandConstraint::NonAlloc(r) = op.constraint() {
+                n.insert(r);
+            }
+        }
+        n
+    };
     // Fixed registers claimed at the early and the late point, and by whom.
     let mut claimed: [Vec<(crate::index::PReg, usize)>; 2] = [Vec::new(), Vec::new()];
     for (k, op) in ops.iter().enumerate() {
@@ -495,6 +507,12 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
                             r.class(),
                             v.class()
                         ),
+                    ));
+                }
+                if named.contains(r) {
+                    errs.push(err(
+                        site,
+                        format!("fixed({r}) names a register that a nonalloc operand of {i} names directly"),
                     ));
                 }
                 if env.role(r) == PRegRole::Scratch {

@@ -184,7 +184,7 @@ impl Checker {
         let roles = Roles::new(env);
         structural(f, env, &roles, out, &mut errs);
         self.dataflow(f, &roles, out, &mut errs);
-        errs.sort_by_key(|e| site_order(f, e.site));
+        errs.sort_by_key(|e| site_order(out, e.site));
         errs
     }
 
@@ -587,13 +587,39 @@ impl Roles {
     }
 }
 
-/// Sorts errors in program order: by instruction, then operand or edit.
-fn site_order(f: &Function, site: Site) -> (u32, u32, u32) {
-    let _ = f;
+/// Sorts errors in program order: by instruction; at one instruction the
+/// edits before it, its operands, the edits after it.
+fn site_order(out: &Output, site: Site) -> (u32, u32, u32) {
     match site {
         Site::Alloc(i, k) => (i.0, 1, k as u32),
-        Site::Edit(e) => (u32::MAX - 1, 0, e as u32),
+        Site::Edit(e) => match out.edits.get(e) {
+            Some((p, _)) => (
+                p.inst().0,
+                if p.pos() == InstPosition::Before {
+                    0
+                } else {
+                    2
+                },
+                e as u32,
+            ),
+            None => (u32::MAX, 0, e as u32),
+        },
         _ => (0, 0, 0),
+    }
+}
+
+fn article(c: allocator::RegClass) -> &'static str {
+    match c {
+        allocator::RegClass::Int => "an",
+        _ => "a",
+    }
+}
+
+fn slots(n: usize) -> String {
+    if n == 1 {
+        "1 spill slot".into()
+    } else {
+        format!("{n} spill slots")
     }
 }
 
@@ -642,7 +668,8 @@ fn structural(
                         ErrorKind::WrongClass,
                         site,
                         format!(
-                            "{what} is in {r}, a {} register, but {} is of class {}",
+                            "{what} is in {r}, {} {} register, but {} is of class {}",
+                            article(r.class()),
                             r.class(),
                             vname(op),
                             op.class()
@@ -657,8 +684,8 @@ fn structural(
                         ErrorKind::SpillSlotRange,
                         site,
                         format!(
-                            "{what} is in {s}, but the allocation declares {} spill slots",
-                            out.num_spillslots
+                            "{what} is in {s}, but the allocation declares {}",
+                            slots(out.num_spillslots)
                         ),
                     );
                     continue;
@@ -718,9 +745,10 @@ fn structural(
                 }
             }
         }
-        // Interference: operands of different vregs that occupy a common
-        // point may not share a location; a reuse def may share only with
-        // the input it reuses, and with no other input of another vreg.
+        // Interference: a def may not share its location with an operand of
+        // another vreg that occupies a common point; a reuse def may share
+        // only with the input it reuses, and with no other input of another
+        // vreg. Two uses may share (the dataflow check proves the values).
         let span = |op: Operand| match (op.is_def(), op.pos()) {
             (false, OperandPos::Early) => (true, false),
             (true, OperandPos::Late) => (false, true),
@@ -737,6 +765,11 @@ fn structural(
                 {
                     continue;
                 }
+                // Two uses may share a location: if both read their vreg there
+                // (the dataflow check), the vregs hold one value (copies).
+                if o1.is_use() && o2.is_use() {
+                    continue;
+                }
                 let reuse_of = |d: Operand, k: usize| d.constraint() == OperandConstraint::Reuse(k);
                 if reuse_of(o1, k2) || reuse_of(o2, k1) {
                     continue;
@@ -751,7 +784,7 @@ fn structural(
                         ErrorKind::Interference,
                         Site::Alloc(i, k2),
                         format!(
-                            "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {}, but hold different values at the same point",
+                            "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {}, but one is written while the other still needs its value",
                             allocs[k1]
                         ),
                     );
@@ -815,8 +848,8 @@ fn structural(
                     ErrorKind::SpillSlotRange,
                     site,
                     format!(
-                        "{what} uses {s}, but the allocation declares {} spill slots",
-                        out.num_spillslots
+                        "{what} uses {s}, but the allocation declares {}",
+                        slots(out.num_spillslots)
                     ),
                 ),
                 Allocation::Reg(r)

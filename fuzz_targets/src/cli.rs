@@ -284,3 +284,52 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
     }
     status
 }
+
+/// `rafuzz fuzz`: runs the built-in engine, prints the final table and each
+/// finding with its replay command; status 1 if anything was found.
+pub fn fuzz(opts: &crate::engine::Options, out: &mut dyn Write) -> i32 {
+    let mut log = std::io::stderr();
+    let report = crate::engine::fuzz(opts, &mut log);
+    let secs = report.elapsed.as_secs_f64().max(1e-9);
+    let _ = writeln!(
+        out,
+        "{:<22} {:>10} {:>10} {:>7} {:>9} {:>9}",
+        "target", "execs", "execs/s", "corpus", "features", "findings"
+    );
+    for (name, execs, corpus, feats, found) in &report.rows {
+        let _ = writeln!(
+            out,
+            "{name:<22} {execs:>10} {:>10.0} {corpus:>7} {feats:>9} {found:>9}",
+            *execs as f64 / secs
+        );
+    }
+    for t in &opts.targets {
+        if let Some(stats) = t.stats {
+            let _ = writeln!(out, "{}: {}", t.name, stats());
+        }
+    }
+    for f in &report.findings {
+        let _ = writeln!(
+            out,
+            "\nFOUND in {}: {}",
+            f.target,
+            f.message.lines().next().unwrap_or("")
+        );
+        let _ = writeln!(out, "  input: {}", f.path.display());
+        if f.path.with_extension("ra").exists() {
+            let _ = writeln!(out, "  case:  {}", f.path.with_extension("ra").display());
+        }
+        let _ = writeln!(
+            out,
+            "  full message: {}",
+            f.path.with_extension("txt").display()
+        );
+        let _ = writeln!(
+            out,
+            "  replay: rafuzz run {} {}",
+            f.target,
+            f.path.display()
+        );
+    }
+    i32::from(!report.findings.is_empty())
+}

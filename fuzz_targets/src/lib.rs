@@ -5,6 +5,8 @@
 //! went wrong; every other input, however odd, returns normally.
 
 pub mod cli;
+pub mod engine;
+pub mod features;
 pub mod targets;
 
 pub use targets::{target_by_name, targets, Target};

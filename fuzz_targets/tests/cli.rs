@@ -117,7 +117,12 @@ fn run_replays_a_corpus_directory() {
 fn alloc_prints_a_checkable_allocation_and_times_with_repeat() {
     let dir = std::env::temp_dir().join(format!("rafuzz-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (code, out) = rafuzz(&["alloc", "--allocator", "spill_everywhere", "tests/cases/valid/call_like.ra"]);
+    let (code, out) = rafuzz(&[
+        "alloc",
+        "--allocator",
+        "spill_everywhere",
+        "tests/cases/valid/call_like.ra",
+    ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("\nallocation\n"), "{out}");
     let file = dir.join("allocated.ra");
@@ -128,11 +133,29 @@ fn alloc_prints_a_checkable_allocation_and_times_with_repeat() {
     let (code, timed) = rafuzz(&["check", "--repeat", "3", file.to_str().unwrap()]);
     assert_eq!(code, 0);
     let last = timed.lines().last().unwrap();
-    assert!(last.starts_with("cases=1 insts=") && last.contains(" ns_per_inst="), "{last}");
-    let (code, timed) = rafuzz(&["alloc", "--allocator", "spill_everywhere", "--repeat", "2", "tests/cases/valid/diamond.ra"]);
+    assert!(
+        last.starts_with("cases=1 insts=") && last.contains(" ns_per_inst="),
+        "{last}"
+    );
+    let (code, timed) = rafuzz(&[
+        "alloc",
+        "--allocator",
+        "spill_everywhere",
+        "--repeat",
+        "2",
+        "tests/cases/valid/diamond.ra",
+    ]);
     assert_eq!(code, 0);
-    assert!(timed.lines().last().unwrap().starts_with("cases=1 insts="), "{timed}");
-    let (code, _) = rafuzz(&["alloc", "--allocator", "no-such", "tests/cases/valid/diamond.ra"]);
+    assert!(
+        timed.lines().last().unwrap().starts_with("cases=1 insts="),
+        "{timed}"
+    );
+    let (code, _) = rafuzz(&[
+        "alloc",
+        "--allocator",
+        "no-such",
+        "tests/cases/valid/diamond.ra",
+    ]);
     assert_eq!(code, 2);
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -140,7 +163,9 @@ fn alloc_prints_a_checkable_allocation_and_times_with_repeat() {
 #[test]
 fn check_reports_located_errors_and_refuses_cases_without_allocation() {
     let (code, out) = rafuzz(&["check", "tests/cases/valid/straight_line.ra"]);
-    let has_alloc = std::fs::read_to_string(root().join("tests/cases/valid/straight_line.ra")).unwrap().contains("\nallocation");
+    let has_alloc = std::fs::read_to_string(root().join("tests/cases/valid/straight_line.ra"))
+        .unwrap()
+        .contains("\nallocation");
     if !has_alloc {
         assert_eq!(code, 1);
         assert!(out.contains("no allocation section"), "{out}");

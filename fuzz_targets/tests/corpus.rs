@@ -34,6 +34,7 @@ fn run_one_reports_the_panic_message() {
             }
         },
         stats: None,
+        case_of: |_| None,
     };
     assert_eq!(fuzz_targets::cli::run_one(t, b"x"), Ok(()));
     assert_eq!(

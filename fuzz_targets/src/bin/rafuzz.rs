@@ -42,6 +42,39 @@ enum Command {
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
     },
+    /// Fuzz targets with the built-in engine (stable Rust, nothing else).
+    Fuzz {
+        /// A target to fuzz (repeatable); see `rafuzz list`.
+        #[arg(long = "target", value_name = "T")]
+        targets: Vec<String>,
+        /// Fuzz every target.
+        #[arg(long, conflicts_with = "targets")]
+        all: bool,
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        time: Option<f64>,
+        /// Stop after this many executions in all.
+        #[arg(long, value_name = "N")]
+        runs: Option<u64>,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Seed of the engine's random choices (ChaCha8).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seed corpora, read from DIR/<target>/.
+        #[arg(long, value_name = "DIR", default_value = "corpus")]
+        corpus: PathBuf,
+        /// Where findings are written (DIR/<target>/crash-<hash>).
+        #[arg(long, value_name = "DIR", default_value = "artifacts")]
+        artifacts: PathBuf,
+        /// Go on after a finding.
+        #[arg(long)]
+        keep_going: bool,
+        /// Longest input generated.
+        #[arg(long, default_value_t = 8192)]
+        max_len: usize,
+    },
     /// Replay raw fuzz inputs (files or directories) through one target.
     Run {
         target: String,
@@ -79,6 +112,58 @@ fn main() {
             repeat,
         } => fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out),
         Command::Check { files, repeat } => fuzz_targets::cli::check(&files, repeat, &mut out),
+        Command::Fuzz {
+            targets,
+            all,
+            time,
+            runs,
+            jobs,
+            seed,
+            corpus,
+            artifacts,
+            keep_going,
+            max_len,
+        } => {
+            let chosen: Vec<fuzz_targets::Target> = if all {
+                fuzz_targets::targets()
+            } else {
+                let mut v = Vec::new();
+                for name in &targets {
+                    match fuzz_targets::target_by_name(name) {
+                        Some(t) => v.push(t),
+                        None => {
+                            eprintln!("no target named `{name}` (see `rafuzz list`)");
+                            std::process::exit(2);
+                        }
+                    }
+                }
+                v
+            };
+            if chosen.is_empty() {
+                eprintln!("name a target with --target, or use --all");
+                std::process::exit(2);
+            }
+            let opts = fuzz_targets::engine::Options {
+                targets: chosen,
+                time: time.map(std::time::Duration::from_secs_f64),
+                runs,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                seed,
+                corpus,
+                artifacts,
+                keep_going,
+                max_len,
+                progress: std::time::Duration::from_secs(
+                    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                        1
+                    } else {
+                        10
+                    },
+                ),
+            };
+            fuzz_targets::cli::fuzz(&opts, &mut out)
+        }
         Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
         Command::Gen {
             seed,

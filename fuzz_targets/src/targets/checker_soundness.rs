@@ -60,6 +60,7 @@ pub fn oracles(case: &Case, out: &Output) -> Result<(), String> {
 pub fn run(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let case = ssagen::generate(&mut u, &Config::default());
+    super::ssagen::note_case(&case);
     let mut c = Choices::new(&mut u);
     for a in crate::allocators() {
         let out = match a.run(&case.func, &case.machine) {
@@ -83,9 +84,14 @@ pub fn run(data: &[u8]) {
                 break;
             };
             MUTANTS.fetch_add(1, Ordering::Relaxed);
-            let rejected = !checker::check(&case.func, &case.machine, &m).is_empty();
+            let errs = checker::check(&case.func, &case.machine, &m);
+            let rejected = !errs.is_empty();
+            for e in &errs {
+                crate::features::note("check_error", e.kind as u64);
+            }
             let divergence =
                 (0..PATHS).find_map(|s| interp::run(&case.func, &m, s, MAX_STEPS).err());
+            crate::features::note("mutant", rejected as u64 + 2 * divergence.is_some() as u64);
             REJECTED.fetch_add(rejected as u64, Ordering::Relaxed);
             DIVERGED.fetch_add(divergence.is_some() as u64, Ordering::Relaxed);
             REJECTED_NOT_DIVERGED

@@ -13,6 +13,20 @@ pub fn run(data: &[u8]) {
     let f = &case.func;
     let tree = DomTree::new(f);
     let naive = naive_dominators(f);
+    crate::features::note_bucket("blocks", f.num_blocks() as u64);
+    crate::features::note(
+        "irreducible",
+        !allocator::cfg::is_reducible(f, &tree) as u64,
+    );
+    let depth = |mut b: Block| {
+        let mut d = 0u64;
+        while let Some(x) = tree.idom(b) {
+            b = x;
+            d += 1;
+        }
+        d
+    };
+    crate::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
     for b in f.blocks() {
         for a in f.blocks() {
             let fast = tree.dominates(a, b);

@@ -16,6 +16,28 @@ pub struct Target {
     pub run: fn(&[u8]),
     /// Counters the target keeps over a process, as one line, if any.
     pub stats: Option<fn() -> String>,
+    /// The case (text format) the target builds from an input, when it
+    /// builds one: saved beside a finding.
+    pub case_of: fn(&[u8]) -> Option<String>,
+}
+
+/// The case the default generator makes from `data`.
+pub fn generated_case(data: &[u8]) -> Option<String> {
+    Some(allocator::text::print(&::ssagen::generate_from_bytes(
+        data,
+        &::ssagen::Config::default(),
+    )))
+}
+
+fn cfg_case(data: &[u8]) -> Option<String> {
+    Some(allocator::text::print(&::ssagen::generate_from_bytes(
+        data,
+        &::ssagen::Config::cfg_only(),
+    )))
+}
+
+fn no_case(_: &[u8]) -> Option<String> {
+    None
 }
 
 /// Every target, in a fixed order.
@@ -26,29 +48,63 @@ pub fn targets() -> Vec<Target> {
             description: "the generator's case must validate, be feasible and round-trip through the text format",
             run: ssagen::run,
             stats: None,
+            case_of: generated_case,
         },
         Target {
             name: "domtree",
             description: "dominators must match a naive dataflow and hold along a random path",
             run: domtree::run,
             stats: None,
+            case_of: cfg_case,
         },
         Target {
             name: "moves",
             description: "resolved parallel moves must pass the abstract interpreter",
             run: moves::run,
             stats: None,
+            case_of: no_case,
         },
         Target {
             name: "checker_soundness",
             description: "every allocator passes both oracles; mutants the interpreter catches, the checker must reject",
             run: checker_soundness::run,
             stats: Some(checker_soundness::stats),
+            case_of: generated_case,
         },
     ]
 }
 
-/// The target called `name`.
+/// The target called `name`, including the test-only `planted` target.
 pub fn target_by_name(name: &str) -> Option<Target> {
-    targets().into_iter().find(|t| t.name == name)
+    targets()
+        .into_iter()
+        .chain([planted()])
+        .find(|t| t.name == name)
+}
+
+/// The input that makes `planted` fail.
+pub const PLANTED_MAGIC: &[u8] = b"RAFZ!";
+
+/// A test-only target, never in [`targets`]: it fails on inputs that start
+/// with [`PLANTED_MAGIC`], and notes how many leading bytes match so that a
+/// feature-guided engine can climb to it. It proves that every engine
+/// wrapper and script really reports a crash.
+pub fn planted() -> Target {
+    Target {
+        name: "planted",
+        description: "test only: fails on inputs starting with RAFZ!",
+        run: |data| {
+            let n = data
+                .iter()
+                .zip(PLANTED_MAGIC)
+                .take_while(|(a, b)| a == b)
+                .count();
+            crate::features::note("planted_prefix", n as u64);
+            if n == PLANTED_MAGIC.len() {
+                panic!("planted: the magic input was found");
+            }
+        },
+        stats: None,
+        case_of: no_case,
+    }
 }

@@ -96,7 +96,22 @@ pub fn run(data: &[u8]) {
         extra_slots: [SpillSlot(100), SpillSlot(101)],
     };
     let mut out = Vec::new();
-    MoveResolver::new().resolve(&moves, &ctx, &mut out);
+    let st = MoveResolver::new().resolve(&moves, &ctx, &mut out);
+    {
+        use crate::features::{note, note_bucket};
+        note_bucket("moves", moves.len() as u64);
+        note_bucket("cycles", st.cycles as u64);
+        note(
+            "scratch",
+            (st.scratch_dedicated > 0) as u64
+                | ((st.scratch_free > 0) as u64) << 1
+                | ((st.scratch_stack > 0) as u64) << 2
+                | ((st.scratch_borrowed > 0) as u64) << 3,
+        );
+        note_bucket("mem_to_mem", st.mem_to_mem as u64);
+        note_bucket("mem_to_mem_borrowed", st.mem_to_mem_borrowed as u64);
+        note_bucket("emitted", out.len() as u64);
+    }
     if let Err(e) = check_resolution(&moves, &ctx, &out) {
         panic!("moves: the resolved sequence is wrong: {e}\nparallel set: {moves:?}\nmachine: {env:?}\nfree: {free:?}\nemitted: {out:?}");
     }

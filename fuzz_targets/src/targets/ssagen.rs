@@ -7,6 +7,7 @@ use ssagen::{feasibility, generate_from_bytes, Config};
 
 pub fn run(data: &[u8]) {
     let case = generate_from_bytes(data, &Config::default());
+    note_case(&case);
     let errs = validate(&case.func, &case.machine);
     let text = print(&case);
     if let Some(e) = errs.first() {
@@ -27,5 +28,36 @@ pub fn run(data: &[u8]) {
             print(&again)
         ),
         Err(e) => panic!("ssagen: the printed case does not parse: {e}\n{text}"),
+    }
+}
+
+/// Features of a generated case: its size, machine and what its operands use.
+pub fn note_case(case: &allocator::Case) {
+    use crate::features::{note, note_bucket};
+    let f = &case.func;
+    note_bucket("blocks", f.num_blocks() as u64);
+    note_bucket("insts", f.num_insts() as u64);
+    for c in allocator::RegClass::ALL {
+        note_bucket("regs", case.machine.num_allocatable(c) as u64);
+        note("scratch", case.machine.scratch[c.index()].is_some() as u64);
+    }
+    for i in f.insts() {
+        for op in f.inst_operands(i) {
+            let kind = match op.constraint() {
+                allocator::OperandConstraint::Any => 0,
+                allocator::OperandConstraint::Reg => 1,
+                allocator::OperandConstraint::Stack => 2,
+                allocator::OperandConstraint::FixedReg(_) => 3,
+                allocator::OperandConstraint::Reuse(_) => 4,
+                allocator::OperandConstraint::Limit(_) => 5,
+                allocator::OperandConstraint::NonAlloc(_) => 6,
+            };
+            note(
+                "constraint",
+                kind * 8 + (op.is_def() as u64) * 2 + op.pos() as u64,
+            );
+        }
+        note_bucket("clobbers", f.inst_clobbers(i).len() as u64);
+        note_bucket("operands", f.inst_operands(i).len() as u64);
     }
 }

@@ -1,0 +1,360 @@
+//! `rafuzz fuzz`: the built-in fuzzing engine. It needs nothing but stable
+//! Rust: inputs are fresh random bytes or mutations and splices of corpus
+//! entries; an input that reaches a feature not seen before (see
+//! [`crate::features`]) joins the in-memory corpus; every input runs under
+//! `catch_unwind`, and a panic is a finding, written to
+//! `artifacts/<target>/` (through a temporary name and a rename, so an
+//! interrupted campaign never leaves half a file) and reported with the
+//! command that replays it.
+
+use crate::features;
+use crate::Target;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What a campaign does.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub targets: Vec<Target>,
+    /// Stop after this long (None: no time limit).
+    pub time: Option<Duration>,
+    /// Stop after this many executions in all (None: no limit).
+    pub runs: Option<u64>,
+    pub jobs: usize,
+    pub seed: u64,
+    /// Seed corpora: `<corpus>/<target>/` (missing folders are fine).
+    pub corpus: PathBuf,
+    pub artifacts: PathBuf,
+    pub keep_going: bool,
+    pub max_len: usize,
+    /// Interval of the progress line.
+    pub progress: Duration,
+}
+
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// A finding: where it was saved and what the target said.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub target: &'static str,
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// Per-target state shared by the workers.
+struct Shared {
+    target: Target,
+    corpus: Mutex<Vec<Arc<Vec<u8>>>>,
+    features: Mutex<HashSet<u32>>,
+    execs: AtomicU64,
+    findings: AtomicU64,
+    /// Time spent running this target, in nanoseconds: workers pick the
+    /// target with the least, so every target gets an equal share of time.
+    nanos: AtomicU64,
+}
+
+/// The results of a campaign, per target: (name, execs, corpus, features,
+/// findings), plus the findings and the elapsed time.
+pub struct Report {
+    pub rows: Vec<(&'static str, u64, usize, usize, u64)>,
+    pub findings: Vec<Finding>,
+    pub elapsed: Duration,
+}
+
+thread_local! {
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs a panic hook that records the message for the engine instead
+/// of printing it (the engine prints findings itself).
+fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into());
+        let loc = info
+            .location()
+            .map(|l| format!(" (at {}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{loc}")));
+    }));
+}
+
+/// Runs the campaign; progress goes to `log`.
+pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
+    quiet_panics();
+    let start = Instant::now();
+    let shared: Vec<Arc<Shared>> = opts
+        .targets
+        .iter()
+        .map(|&t| {
+            let seeds = crate::cli::expand_inputs(&[opts.corpus.join(t.name)]);
+            let corpus: Vec<Arc<Vec<u8>>> = seeds
+                .iter()
+                .filter_map(|p| std::fs::read(p).ok())
+                .map(Arc::new)
+                .collect();
+            Arc::new(Shared {
+                target: t,
+                corpus: Mutex::new(corpus),
+                features: Mutex::new(HashSet::new()),
+                execs: AtomicU64::new(0),
+                findings: AtomicU64::new(0),
+                nanos: AtomicU64::new(0),
+            })
+        })
+        .collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let total = Arc::new(AtomicU64::new(0));
+    let findings: Arc<Mutex<Vec<Finding>>> = Arc::new(Mutex::new(Vec::new()));
+    let terminal = std::io::stderr().is_terminal();
+    std::thread::scope(|scope| {
+        for job in 0..opts.jobs.max(1) {
+            let (shared, stop, total, findings) = (&shared, &stop, &total, &findings);
+            scope.spawn(move || worker(opts, job, shared, stop, total, findings));
+        }
+        // The progress line, until the workers stop.
+        let mut last = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let done = stop.load(Ordering::Relaxed)
+                || opts.time.is_some_and(|t| start.elapsed() >= t)
+                || opts
+                    .runs
+                    .is_some_and(|r| total.load(Ordering::Relaxed) >= r);
+            if done {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            if last.elapsed() >= opts.progress {
+                last = Instant::now();
+                let line = progress_line(&shared, start.elapsed());
+                if terminal {
+                    let _ = write!(log, "\r{line}\x1b[K");
+                } else {
+                    let _ = writeln!(log, "{line}");
+                }
+                let _ = log.flush();
+            }
+        }
+    });
+    if terminal {
+        let _ = writeln!(log);
+    }
+    let elapsed = start.elapsed();
+    let rows = shared
+        .iter()
+        .map(|s| {
+            (
+                s.target.name,
+                s.execs.load(Ordering::Relaxed),
+                s.corpus.lock().unwrap().len(),
+                s.features.lock().unwrap().len(),
+                s.findings.load(Ordering::Relaxed),
+            )
+        })
+        .collect();
+    let findings = std::mem::take(&mut *findings.lock().unwrap());
+    Report {
+        rows,
+        findings,
+        elapsed,
+    }
+}
+
+fn progress_line(shared: &[Arc<Shared>], elapsed: Duration) -> String {
+    let execs: u64 = shared.iter().map(|s| s.execs.load(Ordering::Relaxed)).sum();
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let mut line = format!(
+        "[{:>5.0}s] {:>9} execs {:>7.0}/s |",
+        secs,
+        execs,
+        execs as f64 / secs
+    );
+    for s in shared {
+        line.push_str(&format!(
+            " {} c{} f{}{}",
+            s.target.name,
+            s.corpus.lock().unwrap().len(),
+            s.features.lock().unwrap().len(),
+            match s.findings.load(Ordering::Relaxed) {
+                0 => String::new(),
+                n => format!(" FOUND {n}"),
+            }
+        ));
+    }
+    line
+}
+
+fn worker(
+    opts: &Options,
+    job: usize,
+    shared: &[Arc<Shared>],
+    stop: &AtomicBool,
+    total: &AtomicU64,
+    findings: &Mutex<Vec<Finding>>,
+) {
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(opts.seed ^ (job as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut feats: Vec<u32> = Vec::new();
+    while !stop.load(Ordering::Relaxed) {
+        if opts
+            .runs
+            .is_some_and(|r| total.fetch_add(1, Ordering::Relaxed) >= r)
+        {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        if opts.runs.is_none() {
+            total.fetch_add(1, Ordering::Relaxed);
+        }
+        let s = shared
+            .iter()
+            .min_by_key(|s| s.nanos.load(Ordering::Relaxed))
+            .expect("at least one target");
+        let input = make_input(&mut rng, s, opts.max_len);
+        feats.clear();
+        let run = s.target.run;
+        let t0 = Instant::now();
+        let result = features::collect(&mut feats, || std::panic::catch_unwind(|| run(&input)));
+        s.nanos
+            .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        s.execs.fetch_add(1, Ordering::Relaxed);
+        if let Err(payload) = result {
+            let message = LAST_PANIC
+                .with(|p| p.borrow_mut().take())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            s.findings.fetch_add(1, Ordering::Relaxed);
+            let path = save_finding(&opts.artifacts, s.target, &input, &message);
+            findings.lock().unwrap().push(Finding {
+                target: s.target.name,
+                path,
+                message,
+            });
+            if !opts.keep_going {
+                stop.store(true, Ordering::Relaxed);
+            }
+            continue;
+        }
+        let mut new = false;
+        {
+            let mut seen = s.features.lock().unwrap();
+            for &f in &feats {
+                new |= seen.insert(f);
+            }
+        }
+        if new {
+            s.corpus.lock().unwrap().push(Arc::new(input));
+        }
+    }
+}
+
+/// A fresh random input (a quarter of the time, or when the corpus is empty)
+/// or a mutation of a corpus entry.
+fn make_input(rng: &mut ChaCha8Rng, s: &Shared, max_len: usize) -> Vec<u8> {
+    let pick = {
+        let corpus = s.corpus.lock().unwrap();
+        if corpus.is_empty() || rng.gen_ratio(1, 4) {
+            None
+        } else {
+            let a = corpus[rng.gen_range(0..corpus.len())].clone();
+            let b = corpus[rng.gen_range(0..corpus.len())].clone();
+            Some((a, b))
+        }
+    };
+    let Some((a, b)) = pick else {
+        let len = [16usize, 64, 256, 1024, 4096][rng.gen_range(0..5)].min(max_len);
+        let len = rng.gen_range(0..=len);
+        let mut v = vec![0u8; len];
+        rng.fill_bytes(&mut v);
+        return v;
+    };
+    let mut v = (*a).clone();
+    for _ in 0..rng.gen_range(1..=4) {
+        mutate(rng, &mut v, &b);
+    }
+    v.truncate(max_len);
+    v
+}
+
+/// One mutation: bit flip, byte set, chunk insert, delete, copy, or splice
+/// with another entry.
+pub fn mutate(rng: &mut impl Rng, v: &mut Vec<u8>, other: &[u8]) {
+    let len = v.len();
+    match rng.gen_range(0..7) {
+        0 if len > 0 => {
+            let i = rng.gen_range(0..len);
+            v[i] ^= 1 << rng.gen_range(0..8);
+        }
+        1 if len > 0 => {
+            let i = rng.gen_range(0..len);
+            v[i] = [0, 1, 0x7f, 0x80, 0xff, rng.gen()][rng.gen_range(0..6)];
+        }
+        2 => {
+            let at = rng.gen_range(0..=len);
+            let n = rng.gen_range(1..=32);
+            let chunk: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+            v.splice(at..at, chunk);
+        }
+        3 if len > 0 => {
+            let at = rng.gen_range(0..len);
+            let n = rng.gen_range(1..=(len - at).min(64));
+            v.drain(at..at + n);
+        }
+        4 if len > 1 => {
+            let from = rng.gen_range(0..len);
+            let to = rng.gen_range(0..len);
+            let n = rng.gen_range(1..=(len - from).min(len - to).min(64));
+            v.copy_within(from..from + n, to);
+        }
+        5 if !other.is_empty() => {
+            let cut = rng.gen_range(0..=len);
+            let from = rng.gen_range(0..other.len());
+            v.truncate(cut);
+            v.extend_from_slice(&other[from..]);
+        }
+        _ => {
+            let at = rng.gen_range(0..=len);
+            v.insert(at, rng.gen());
+        }
+    }
+}
+
+/// Writes the input (and, when the target's input makes a case, the case
+/// as text) under `artifacts/<target>/crash-<hash>`, through a temporary
+/// name and a rename.
+fn save_finding(dir: &Path, t: Target, input: &[u8], message: &str) -> PathBuf {
+    let d = dir.join(t.name);
+    let _ = std::fs::create_dir_all(&d);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in input {
+        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    let path = d.join(format!("crash-{h:016x}"));
+    let write = |p: &Path, bytes: &[u8]| {
+        let tmp = p.with_extension("tmp");
+        if std::fs::write(&tmp, bytes).is_ok() {
+            let _ = std::fs::rename(&tmp, p);
+        }
+    };
+    write(&path, input);
+    write(&path.with_extension("txt"), message.as_bytes());
+    if let Some(case) = (t.case_of)(input) {
+        write(&path.with_extension("ra"), case.as_bytes());
+    }
+    path
+}
