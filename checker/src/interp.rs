@@ -54,6 +54,9 @@ pub struct RunStats {
     pub steps: usize,
     pub uses_checked: usize,
     pub returned: bool,
+    /// A hash of every value read, in order: two allocations of one function
+    /// that read the same values along the same path have equal digests.
+    pub digest: u64,
 }
 
 const POISON: u64 = 0xbad0_0000_0000_0000;
@@ -144,6 +147,7 @@ pub fn run(
                     let a = allocs.get(k).copied().unwrap_or_default();
                     let actual = key(a).map_or(POISON, |l| machine[l]);
                     stats.uses_checked += 1;
+                    stats.digest = combine(stats.digest, actual);
                     if actual != expected {
                         return Err(Divergence {
                             step,

@@ -120,8 +120,8 @@ pub fn expand_inputs(paths: &[impl AsRef<Path>]) -> Vec<std::path::PathBuf> {
 }
 
 /// Runs one input through a target, turning a panic into its message.
-pub fn run_one(target: crate::Target, data: &[u8]) -> Result<(), String> {
-    std::panic::catch_unwind(|| (target.run)(data)).map_err(|e| {
+pub fn run_one(target: &crate::Target, data: &[u8]) -> Result<(), String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (target.run)(data))).map_err(|e| {
         e.downcast_ref::<String>()
             .cloned()
             .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
@@ -143,7 +143,7 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
             failed += 1;
             continue;
         };
-        match run_one(t, &data) {
+        match run_one(&t, &data) {
             Ok(()) => ok += 1,
             Err(msg) => {
                 failed += 1;
@@ -287,7 +287,7 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
 
 /// `rafuzz fuzz`: runs the built-in engine, prints the final table and each
 /// finding with its replay command; status 1 if anything was found.
-pub fn fuzz(opts: &crate::engine::Options, out: &mut dyn Write) -> i32 {
+pub fn fuzz(opts: &crate::engine::Options, stats: bool, out: &mut dyn Write) -> i32 {
     let mut log = std::io::stderr();
     let report = crate::engine::fuzz(opts, &mut log);
     let secs = report.elapsed.as_secs_f64().max(1e-9);
@@ -303,9 +303,9 @@ pub fn fuzz(opts: &crate::engine::Options, out: &mut dyn Write) -> i32 {
             *execs as f64 / secs
         );
     }
-    for t in &opts.targets {
+    for t in opts.targets.iter().filter(|_| stats) {
         if let Some(stats) = t.stats {
-            let _ = writeln!(out, "{}: {}", t.name, stats());
+            let _ = writeln!(out, "\n{}:\n{}", t.name, stats());
         }
     }
     for f in &report.findings {

@@ -100,7 +100,7 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let shared: Vec<Arc<Shared>> = opts
         .targets
         .iter()
-        .map(|&t| {
+        .map(|t| {
             let seeds = crate::cli::expand_inputs(&[opts.corpus.join(t.name)]);
             let corpus: Vec<Arc<Vec<u8>>> = seeds
                 .iter()
@@ -108,7 +108,7 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
                 .map(Arc::new)
                 .collect();
             Arc::new(Shared {
-                target: t,
+                target: t.clone(),
                 corpus: Mutex::new(corpus),
                 features: Mutex::new(HashSet::new()),
                 execs: AtomicU64::new(0),
@@ -227,9 +227,11 @@ fn worker(
             .expect("at least one target");
         let input = make_input(&mut rng, s, opts.max_len);
         feats.clear();
-        let run = s.target.run;
+        let run = &s.target.run;
         let t0 = Instant::now();
-        let result = features::collect(&mut feats, || std::panic::catch_unwind(|| run(&input)));
+        let result = features::collect(&mut feats, || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&input)))
+        });
         s.nanos
             .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
         s.execs.fetch_add(1, Ordering::Relaxed);
@@ -239,7 +241,7 @@ fn worker(
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic".into());
             s.findings.fetch_add(1, Ordering::Relaxed);
-            let path = save_finding(&opts.artifacts, s.target, &input, &message);
+            let path = save_finding(&opts.artifacts, &s.target, &input, &message);
             findings.lock().unwrap().push(Finding {
                 target: s.target.name,
                 path,
@@ -337,7 +339,7 @@ pub fn mutate(rng: &mut impl Rng, v: &mut Vec<u8>, other: &[u8]) {
 /// Writes the input (and, when the target's input makes a case, the case
 /// as text) under `artifacts/<target>/crash-<hash>`, through a temporary
 /// name and a rename.
-fn save_finding(dir: &Path, t: Target, input: &[u8], message: &str) -> PathBuf {
+fn save_finding(dir: &Path, t: &Target, input: &[u8], message: &str) -> PathBuf {
     let d = dir.join(t.name);
     let _ = std::fs::create_dir_all(&d);
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

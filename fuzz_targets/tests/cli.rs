@@ -182,3 +182,30 @@ fn check_reports_located_errors_and_refuses_cases_without_allocation() {
     assert!(line.ends_with("[wrong-value]"), "{line}");
     std::fs::remove_file(file).unwrap();
 }
+
+#[test]
+fn every_allocator_has_a_checker_target_and_joins_differential() {
+    let (_, out) = rafuzz(&["list"]);
+    for a in allocator::allocators() {
+        assert!(out.contains(&format!("  {}_checker ", a.name())), "{out}");
+    }
+    assert!(out.contains("  differential "), "{out}");
+    let (code, out) = rafuzz(&[
+        "fuzz",
+        "--target",
+        "differential",
+        "--runs",
+        "60",
+        "--jobs",
+        "1",
+        "--stats",
+        "--artifacts",
+        "/tmp/rafuzz-cli-artifacts",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("allocator") && out.contains("spill_everywhere"),
+        "{out}"
+    );
+    assert!(out.contains("loop-weighted"), "{out}");
+}

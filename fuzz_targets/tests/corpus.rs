@@ -16,7 +16,7 @@ fn every_target_replays_its_seed_corpus() {
         );
         for f in files {
             let data = std::fs::read(&f).unwrap();
-            if let Err(msg) = fuzz_targets::cli::run_one(t, &data) {
+            if let Err(msg) = fuzz_targets::cli::run_one(&t, &data) {
                 panic!("{}: {}: {msg}", t.name, f.display());
             }
         }
@@ -28,17 +28,17 @@ fn run_one_reports_the_panic_message() {
     let t = fuzz_targets::Target {
         name: "boom",
         description: "panics on a leading 0x42",
-        run: |d| {
+        run: std::sync::Arc::new(|d: &[u8]| {
             if d.first() == Some(&0x42) {
                 panic!("found {}", d.len());
             }
-        },
+        }),
         stats: None,
         case_of: |_| None,
     };
-    assert_eq!(fuzz_targets::cli::run_one(t, b"x"), Ok(()));
+    assert_eq!(fuzz_targets::cli::run_one(&t, b"x"), Ok(()));
     assert_eq!(
-        fuzz_targets::cli::run_one(t, b"B12"),
+        fuzz_targets::cli::run_one(&t, b"B12"),
         Err("found 3".to_string())
     );
 }

@@ -24,7 +24,7 @@ fn finds_saves_and_reports_a_planted_crash() {
     let dir = std::env::temp_dir().join(format!("rafuzz-engine-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let planted = fuzz_targets::target_by_name("planted").unwrap();
-    let report = fuzz(&options(vec![planted], &dir), &mut std::io::sink());
+    let report = fuzz(&options(vec![planted.clone()], &dir), &mut std::io::sink());
     assert_eq!(
         report.findings.len(),
         1,
@@ -52,7 +52,7 @@ fn finds_saves_and_reports_a_planted_crash() {
         .count();
     assert_eq!(leftovers, 0);
     // Replaying the saved input through the target fails the same way.
-    let err = fuzz_targets::cli::run_one(planted, &saved).unwrap_err();
+    let err = fuzz_targets::cli::run_one(&planted, &saved).unwrap_err();
     assert!(err.contains("magic input"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

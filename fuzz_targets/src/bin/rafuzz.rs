@@ -74,6 +74,11 @@ enum Command {
         /// Longest input generated.
         #[arg(long, default_value_t = 8192)]
         max_len: usize,
+        /// Print the targets' own statistics after the table (the
+        /// allocators' quality comparison of `differential`, the checker's
+        /// precision on mutants of `checker_soundness`).
+        #[arg(long)]
+        stats: bool,
     },
     /// Replay raw fuzz inputs (files or directories) through one target.
     Run {
@@ -123,6 +128,7 @@ fn main() {
             artifacts,
             keep_going,
             max_len,
+            stats,
         } => {
             let chosen: Vec<fuzz_targets::Target> = if all {
                 fuzz_targets::targets()
@@ -162,7 +168,7 @@ fn main() {
                     },
                 ),
             };
-            fuzz_targets::cli::fuzz(&opts, &mut out)
+            fuzz_targets::cli::fuzz(&opts, stats, &mut out)
         }
         Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
         Command::Gen {

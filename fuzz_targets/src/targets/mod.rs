@@ -3,17 +3,21 @@
 //! on which it panics with a message naming what went wrong.
 
 pub mod checker_soundness;
+pub mod differential;
 mod domtree;
 mod moves;
 mod ssagen;
 
+/// A target's body: runs one input, panics on a finding.
+pub type Body = std::sync::Arc<dyn Fn(&[u8]) + Send + Sync>;
+
 /// A fuzz target: a name, a one-line description and its body.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Target {
     pub name: &'static str,
     pub description: &'static str,
     /// Runs one input; panics on a finding.
-    pub run: fn(&[u8]),
+    pub run: Body,
     /// Counters the target keeps over a process, as one line, if any.
     pub stats: Option<fn() -> String>,
     /// The case (text format) the target builds from an input, when it
@@ -42,36 +46,46 @@ fn no_case(_: &[u8]) -> Option<String> {
 
 /// Every target, in a fixed order.
 pub fn targets() -> Vec<Target> {
-    vec![
+    [
         Target {
             name: "ssagen",
             description: "the generator's case must validate, be feasible and round-trip through the text format",
-            run: ssagen::run,
+            run: std::sync::Arc::new(ssagen::run),
             stats: None,
             case_of: generated_case,
         },
         Target {
             name: "domtree",
             description: "dominators must match a naive dataflow and hold along a random path",
-            run: domtree::run,
+            run: std::sync::Arc::new(domtree::run),
             stats: None,
             case_of: cfg_case,
         },
         Target {
             name: "moves",
             description: "resolved parallel moves must pass the abstract interpreter",
-            run: moves::run,
+            run: std::sync::Arc::new(moves::run),
             stats: None,
             case_of: no_case,
         },
         Target {
             name: "checker_soundness",
             description: "every allocator passes both oracles; mutants the interpreter catches, the checker must reject",
-            run: checker_soundness::run,
+            run: std::sync::Arc::new(checker_soundness::run),
             stats: Some(checker_soundness::stats),
             case_of: generated_case,
         },
+        Target {
+            name: "differential",
+            description: "every allocator on one case: both oracles, the same values at every use, quality compared",
+            run: std::sync::Arc::new(differential::run),
+            stats: Some(differential::stats),
+            case_of: generated_case,
+        },
     ]
+    .into_iter()
+    .chain(crate::allocators().into_iter().map(differential::checker_target))
+    .collect()
 }
 
 /// The target called `name`, including the test-only `planted` target.
@@ -93,7 +107,7 @@ pub fn planted() -> Target {
     Target {
         name: "planted",
         description: "test only: fails on inputs starting with RAFZ!",
-        run: |data| {
+        run: std::sync::Arc::new(|data: &[u8]| {
             let n = data
                 .iter()
                 .zip(PLANTED_MAGIC)
@@ -103,7 +117,7 @@ pub fn planted() -> Target {
             if n == PLANTED_MAGIC.len() {
                 panic!("planted: the magic input was found");
             }
-        },
+        }),
         stats: None,
         case_of: no_case,
     }

@@ -1,0 +1,180 @@
+//! `differential` and the `<allocator>_checker` targets.
+//!
+//! `differential` runs one generated case through every registered
+//! allocator: each result must pass both oracles, and every allocator must
+//! read the same values at every use along the same interpreter paths (equal
+//! digests). It records each allocator's moves, spills and reloads so their
+//! quality can be compared on identical inputs.
+//!
+//! Every registered allocator also gets a `<name>_checker` target (generate,
+//! allocate, both oracles), with no code to write beyond registering it.
+
+use super::checker_soundness::{oracles, PATHS};
+use super::Target;
+use allocator::{AllocError, Allocator, Case, Output};
+use checker::interp;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Steps per interpreter path.
+const MAX_STEPS: usize = 5_000;
+
+/// Per allocator: cases allocated, unsupported, moves, spills, reloads,
+/// register moves, and moves weighted by loop depth.
+#[derive(Clone, Copy, Default)]
+struct Quality {
+    cases: u64,
+    unsupported: u64,
+    moves: u64,
+    spills: u64,
+    reloads: u64,
+    reg_moves: u64,
+    weighted: u64,
+}
+
+static QUALITY: Mutex<BTreeMap<&'static str, Quality>> = Mutex::new(BTreeMap::new());
+
+/// The comparison table: per allocator, mean counts per case.
+pub fn stats() -> String {
+    let q = QUALITY.lock().unwrap();
+    let mut s = format!(
+        "{:<20} {:>7} {:>11} {:>8} {:>8} {:>8} {:>9} {:>13}",
+        "allocator",
+        "cases",
+        "unsupported",
+        "moves",
+        "spills",
+        "reloads",
+        "reg-moves",
+        "loop-weighted"
+    );
+    for (name, x) in q.iter() {
+        let n = x.cases.max(1) as f64;
+        s.push_str(&format!(
+            "\n{name:<20} {:>7} {:>11} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>13.1}",
+            x.cases,
+            x.unsupported,
+            x.moves as f64 / n,
+            x.spills as f64 / n,
+            x.reloads as f64 / n,
+            x.reg_moves as f64 / n,
+            x.weighted as f64 / n
+        ));
+    }
+    s
+}
+
+/// Moves weighted by the loop depth of the block they run in (4^depth,
+/// depth capped at 5): a move in an inner loop costs more.
+fn weighted_moves(case: &Case, out: &Output) -> u64 {
+    let depth = allocator::loops::loop_depths(&case.func);
+    out.edits
+        .iter()
+        .filter(|(p, _)| p.inst().index() < case.func.num_insts())
+        .map(|(p, _)| 4u64.pow(depth[case.func.block_of(p.inst()).index()].min(5)))
+        .sum()
+}
+
+fn record(name: &'static str, case: &Case, out: Option<&Output>) {
+    let mut q = QUALITY.lock().unwrap();
+    let e = q.entry(name).or_default();
+    let Some(out) = out else {
+        e.unsupported += 1;
+        return;
+    };
+    let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+    e.cases += 1;
+    e.moves += st.moves as u64;
+    e.spills += st.spills as u64;
+    e.reloads += st.reloads as u64;
+    e.reg_moves += st.reg_moves as u64;
+    e.weighted += weighted_moves(case, out);
+}
+
+/// Allocates `case` with `a`: the output, `None` when the allocator does not
+/// support the case; panics (a finding) when it fails on a feasible case or
+/// either oracle rejects its output.
+fn allocate_and_check(a: &dyn Allocator, case: &Case, target: &str) -> Option<Output> {
+    let out = match a.run(&case.func, &case.machine) {
+        Ok(o) => o,
+        Err(AllocError::Unsupported(_)) => return None,
+        Err(e) => panic!(
+            "{target}: {} fails on a feasible case: {e}\n{}",
+            a.name(),
+            allocator::text::print(case)
+        ),
+    };
+    if let Err(e) = oracles(case, &out) {
+        let mut c = case.clone();
+        c.output = Some(out);
+        panic!(
+            "{target}: {}'s allocation is rejected by the {e}\n{}",
+            a.name(),
+            allocator::text::print(&c)
+        );
+    }
+    Some(out)
+}
+
+pub fn run(data: &[u8]) {
+    let case = ssagen::generate_from_bytes(data, &ssagen::Config::default());
+    super::ssagen::note_case(&case);
+    let mut first: Option<(&'static str, Vec<u64>)> = None;
+    for a in crate::allocators() {
+        let out = allocate_and_check(a, &case, "differential");
+        record(a.name(), &case, out.as_ref());
+        let Some(out) = out else {
+            crate::features::note("unsupported", 1);
+            continue;
+        };
+        let digests: Vec<u64> = (0..PATHS)
+            .map(|s| {
+                interp::run(&case.func, &out, s, MAX_STEPS)
+                    .map(|r| r.digest)
+                    .unwrap_or(0)
+            })
+            .collect();
+        match &first {
+            None => first = Some((a.name(), digests)),
+            Some((other, d)) => {
+                if let Some(path) = (0..PATHS as usize).find(|&p| d[p] != digests[p]) {
+                    panic!(
+                        "differential: {other} and {} read different values along interpreter path {path}\n{}",
+                        a.name(),
+                        allocator::text::print(&case)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The names of the `<allocator>_checker` targets, made once per process.
+fn checker_name(a: &'static dyn Allocator) -> &'static str {
+    static NAMES: OnceLock<Mutex<BTreeMap<&'static str, &'static str>>> = OnceLock::new();
+    let mut names = NAMES.get_or_init(Default::default).lock().unwrap();
+    names
+        .entry(a.name())
+        .or_insert_with(|| Box::leak(format!("{}_checker", a.name()).into_boxed_str()))
+}
+
+/// The `<name>_checker` target of an allocator: generate, allocate, both
+/// oracles.
+pub fn checker_target(a: &'static dyn Allocator) -> Target {
+    let name = checker_name(a);
+    Target {
+        name,
+        description: "generate, allocate with this allocator, then both oracles",
+        run: Arc::new(move |data: &[u8]| {
+            let case = ssagen::generate_from_bytes(data, &ssagen::Config::default());
+            super::ssagen::note_case(&case);
+            if let Some(out) = allocate_and_check(a, &case, name) {
+                let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+                crate::features::note_bucket("spills", st.spills as u64);
+                crate::features::note_bucket("reloads", st.reloads as u64);
+            }
+        }),
+        stats: None,
+        case_of: super::generated_case,
+    }
+}
