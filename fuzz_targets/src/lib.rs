@@ -20,3 +20,13 @@ pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
 pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator> {
     allocators().into_iter().find(|a| a.name() == name)
 }
+
+/// The body behind an engine wrapper binary: runs `data` through the target
+/// called `name` (looked up once per process). Every wrapper (libFuzzer,
+/// honggfuzz, AFL++) is this one call; a wrong name is a build mistake and
+/// panics at the first input.
+pub fn run_wrapped(name: &str, data: &[u8]) {
+    static TARGET: std::sync::OnceLock<Target> = std::sync::OnceLock::new();
+    let t = TARGET.get_or_init(|| target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`")));
+    (t.run)(data)
+}

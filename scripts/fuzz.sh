@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Runs one target under one engine for a while, with the target's seed corpus.
+#   scripts/fuzz.sh ENGINE TARGET SECONDS
+# ENGINE: builtin | libfuzzer | honggfuzz | afl
+# Installs what the engine needs when it is missing (pinned versions), builds,
+# fuzzes, and exits non-zero when a crash was found, printing where it is and
+# the command that replays it. Environment: SANITIZER=none builds libFuzzer
+# targets on stable Rust (default: address, which needs nightly).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+engine=${1:?usage: scripts/fuzz.sh ENGINE TARGET SECONDS}
+target=${2:?usage: scripts/fuzz.sh ENGINE TARGET SECONDS}
+secs=${3:?usage: scripts/fuzz.sh ENGINE TARGET SECONDS}
+artifacts=$root/artifacts/$engine/$target
+mkdir -p "$artifacts"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Engines write to their corpus folder: give them a copy of the seeds.
+mkdir -p "$work/corpus"
+if [ -d "corpus/$target" ] && [ -n "$(ls -A "corpus/$target")" ]; then
+    cp "corpus/$target"/* "$work/corpus/"
+else
+    printf 'seed' > "$work/corpus/seed"
+fi
+
+CARGO_FUZZ_VERSION=0.13.2
+HONGGFUZZ_VERSION=0.5.62
+AFL_VERSION=0.18.2
+
+have() { command -v "$1" >/dev/null 2>&1; }
+apt_install() {
+    local missing=()
+    for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "installing Debian packages: ${missing[*]}"
+        local sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+report() { # report FILE
+    echo "CRASH found by $engine in $target: $1"
+    echo "replay: cargo run --release -p fuzz_targets --bin rafuzz -- run $target $1"
+    exit 1
+}
+
+case "$engine" in
+builtin)
+    cargo build --release -q -p fuzz_targets --bin rafuzz
+    status=0
+    # The built-in engine only reads corpus/<target>; it keeps its finds in memory.
+    ./target/release/rafuzz fuzz --target "$target" --time "$secs" --corpus "$root/corpus" \
+        --artifacts "$root/artifacts/builtin" || status=$?
+    exit $status
+    ;;
+libfuzzer)
+    sanitizer=${SANITIZER:-address}
+    toolchain=+nightly
+    if [ "$sanitizer" = none ]; then toolchain=""; fi
+    if [ -n "$toolchain" ] && ! rustup toolchain list | grep -q '^nightly'; then
+        echo "the address sanitizer needs a nightly toolchain: rustup toolchain install nightly, or SANITIZER=none" >&2
+        exit 2
+    fi
+    have cargo-fuzz || cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+    cd fuzz_targets
+    cargo $toolchain fuzz build -O --debug-assertions -s "$sanitizer" "$target"
+    status=0
+    cargo $toolchain fuzz run -O --debug-assertions -s "$sanitizer" "$target" "$work/corpus" -- \
+        -max_total_time="$secs" -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
+    if [ $status -ne 0 ]; then
+        crash=$(ls -t "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-* 2>/dev/null | head -n 1 || true)
+        [ -n "$crash" ] && report "$crash"
+        echo "libFuzzer failed with status $status" >&2
+        exit $status
+    fi
+    ;;
+honggfuzz)
+    apt_install binutils-dev libunwind-dev libblocksruntime-dev liblzma-dev
+    have cargo-hfuzz || cargo install --locked honggfuzz --version "$HONGGFUZZ_VERSION"
+    cd fuzz_targets/hfuzz
+    status=0
+    HFUZZ_BUILD_ARGS="--release" \
+    HFUZZ_RUN_ARGS="--run_time $secs --exit_upon_crash --exit_code_upon_crash 77 --input $work/corpus --crashdir $artifacts --quiet" \
+        cargo hfuzz run "$target" || status=$?
+    crash=$(ls -t "$artifacts"/*.fuzz 2>/dev/null | head -n 1 || true)
+    if [ -n "$crash" ] || [ $status -eq 77 ]; then
+        report "${crash:-$artifacts}"
+    fi
+    [ $status -eq 0 ] || { echo "honggfuzz failed with status $status" >&2; exit $status; }
+    ;;
+afl)
+    have cargo-afl || cargo install --locked cargo-afl --version "$AFL_VERSION"
+    cargo afl config --build >/dev/null 2>&1 || cargo afl config --build --force
+    cd fuzz_targets/afl
+    cargo afl build --release --bin "$target"
+    out=$work/out
+    # AFL++ exits 0 even when it found crashes: the crashes folder decides.
+    AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_BENCH_UNTIL_CRASH=1 \
+        cargo afl fuzz -i "$work/corpus" -o "$out" -V "$secs" "target/release/$target" >"$work/afl.log" 2>&1 || {
+        tail -n 20 "$work/afl.log" >&2
+        echo "AFL++ failed" >&2
+        exit 2
+    }
+    crashes=$(find "$out" -path '*/crashes/*' -type f ! -name README.txt 2>/dev/null || true)
+    if [ -n "$crashes" ]; then
+        for c in $crashes; do cp "$c" "$artifacts/"; done
+        report "$artifacts/$(basename "$(echo "$crashes" | head -n 1)")"
+    fi
+    ;;
+*)
+    echo "unknown engine $engine (builtin, libfuzzer, honggfuzz, afl)" >&2
+    exit 2
+    ;;
+esac
+echo "no crash found by $engine in $target in ${secs}s"

@@ -1,0 +1,18 @@
+#!/bin/bash -eu
+# OSS-Fuzz / ClusterFuzzLite build: every target's libFuzzer binary to $OUT,
+# with its seed corpus zipped beside it and an .options file. OSS-Fuzz runs
+# this under `bash -eux`; the base image provides nightly Rust, cargo-fuzz and
+# the sanitizer flags. The test-only `planted` target is left out.
+cd "$SRC/rafuzz/fuzz_targets"
+cargo fuzz build -O --debug-assertions
+bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
+for target in $(cargo fuzz list); do
+    if [ "$target" = planted ]; then
+        continue
+    fi
+    cp "$bin_dir/$target" "$OUT/"
+    if [ -d "../corpus/$target" ]; then
+        (cd "../corpus/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+    fi
+    printf '[libfuzzer]\nmax_len = 8192\n' > "$OUT/$target.options"
+done
