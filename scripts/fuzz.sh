@@ -3,8 +3,8 @@
 #   scripts/fuzz.sh ENGINE TARGET SECONDS
 # ENGINE: builtin | libfuzzer | honggfuzz | afl
 # Installs what the engine needs when it is missing (pinned versions), builds,
-# fuzzes, and exits non-zero when a crash was found, printing where it is and
-# the command that replays it. Environment: SANITIZER=none builds libFuzzer
+# fuzzes, and exits 1 when a crash was found, printing where it is and the
+# command that replays it (2 when the engine itself could not run). Environment: SANITIZER=none builds libFuzzer
 # targets on stable Rust (default: address, which needs nightly).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,7 +73,7 @@ libfuzzer)
         crash=$(ls -t "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-* 2>/dev/null | head -n 1 || true)
         [ -n "$crash" ] && report "$crash"
         echo "libFuzzer failed with status $status" >&2
-        exit $status
+        exit 2
     fi
     ;;
 honggfuzz)
@@ -81,14 +81,13 @@ honggfuzz)
     have cargo-hfuzz || cargo install --locked honggfuzz --version "$HONGGFUZZ_VERSION"
     cd fuzz_targets/hfuzz
     status=0
-    HFUZZ_BUILD_ARGS="--release" \
     HFUZZ_RUN_ARGS="--run_time $secs --exit_upon_crash --exit_code_upon_crash 77 --input $work/corpus --crashdir $artifacts --quiet" \
         cargo hfuzz run "$target" || status=$?
     crash=$(ls -t "$artifacts"/*.fuzz 2>/dev/null | head -n 1 || true)
     if [ -n "$crash" ] || [ $status -eq 77 ]; then
         report "${crash:-$artifacts}"
     fi
-    [ $status -eq 0 ] || { echo "honggfuzz failed with status $status" >&2; exit $status; }
+    [ $status -eq 0 ] || { echo "honggfuzz failed with status $status" >&2; exit 2; }
     ;;
 afl)
     have cargo-afl || cargo install --locked cargo-afl --version "$AFL_VERSION"

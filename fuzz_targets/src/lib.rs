@@ -27,6 +27,8 @@ pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator
 /// panics at the first input.
 pub fn run_wrapped(name: &str, data: &[u8]) {
     static TARGET: std::sync::OnceLock<Target> = std::sync::OnceLock::new();
-    let t = TARGET.get_or_init(|| target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`")));
+    let t = TARGET.get_or_init(|| {
+        target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`"))
+    });
     (t.run)(data)
 }

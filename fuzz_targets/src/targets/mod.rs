@@ -114,7 +114,14 @@ pub fn planted() -> Target {
                 .take_while(|(a, b)| a == b)
                 .count();
             crate::features::note("planted_prefix", n as u64);
-            if n == PLANTED_MAGIC.len() {
+            // One branch per byte, so that coverage-guided engines (which
+            // see edges, not our features) climb the magic byte by byte.
+            if data.first() == Some(&b'R')
+                && data.get(1) == Some(&b'A')
+                && data.get(2) == Some(&b'F')
+                && data.get(3) == Some(&b'Z')
+                && data.get(4) == Some(&b'!')
+            {
                 panic!("planted: the magic input was found");
             }
         }),

@@ -1,3 +1,5 @@
 fn main() {
-    afl::fuzz!(|data: &[u8]| fuzz_targets::run_wrapped("planted", data));
+    afl::fuzz!(|data: &[u8]| {
+        fuzz_targets::run_wrapped("planted", data);
+    });
 }

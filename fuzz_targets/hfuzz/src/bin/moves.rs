@@ -1,5 +1,7 @@
 fn main() {
     loop {
-        honggfuzz::fuzz!(|data: &[u8]| fuzz_targets::run_wrapped("moves", data));
+        honggfuzz::fuzz!(|data: &[u8]| {
+            fuzz_targets::run_wrapped("moves", data);
+        });
     }
 }
