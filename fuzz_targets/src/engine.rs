@@ -35,6 +35,8 @@ pub struct Options {
     pub max_len: usize,
     /// Interval of the progress line.
     pub progress: Duration,
+    /// Write every input that reached a new feature to `DIR/<target>/`.
+    pub save_corpus: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Target {
@@ -260,6 +262,13 @@ fn worker(
             }
         }
         if new {
+            if let Some(dir) = &opts.save_corpus {
+                write_atomically(
+                    &dir.join(s.target.name),
+                    &format!("feat-{:016x}", hash(&input)),
+                    &input,
+                );
+            }
             s.corpus.lock().unwrap().push(Arc::new(input));
         }
     }
@@ -341,22 +350,30 @@ pub fn mutate(rng: &mut impl Rng, v: &mut Vec<u8>, other: &[u8]) {
 /// name and a rename.
 fn save_finding(dir: &Path, t: &Target, input: &[u8], message: &str) -> PathBuf {
     let d = dir.join(t.name);
-    let _ = std::fs::create_dir_all(&d);
+    let name = format!("crash-{:016x}", hash(input));
+    write_atomically(&d, &name, input);
+    write_atomically(&d, &format!("{name}.txt"), message.as_bytes());
+    if let Some(case) = (t.case_of)(input) {
+        write_atomically(&d, &format!("{name}.ra"), case.as_bytes());
+    }
+    d.join(name)
+}
+
+/// FNV-1a of the input, for file names.
+fn hash(input: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in input {
         h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
     }
-    let path = d.join(format!("crash-{h:016x}"));
-    let write = |p: &Path, bytes: &[u8]| {
-        let tmp = p.with_extension("tmp");
-        if std::fs::write(&tmp, bytes).is_ok() {
-            let _ = std::fs::rename(&tmp, p);
-        }
-    };
-    write(&path, input);
-    write(&path.with_extension("txt"), message.as_bytes());
-    if let Some(case) = (t.case_of)(input) {
-        write(&path.with_extension("ra"), case.as_bytes());
+    h
+}
+
+/// Writes `dir/name` through a temporary name and a rename, so a reader (or
+/// an interrupted campaign) never sees half a file.
+fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) {
+    let _ = std::fs::create_dir_all(dir);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    if std::fs::write(&tmp, bytes).is_ok() {
+        let _ = std::fs::rename(&tmp, dir.join(name));
     }
-    path
 }

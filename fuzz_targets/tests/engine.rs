@@ -16,6 +16,7 @@ fn options(targets: Vec<fuzz_targets::Target>, dir: &std::path::Path) -> Options
         keep_going: false,
         max_len: 64,
         progress: Duration::from_secs(3600),
+        save_corpus: None,
     }
 }
 
@@ -38,7 +39,10 @@ fn finds_saves_and_reports_a_planted_crash() {
     );
     let saved = std::fs::read(&f.path).unwrap();
     assert!(saved.starts_with(fuzz_targets::targets::PLANTED_MAGIC));
-    assert!(f.path.with_extension("txt").exists());
+    let txt = std::path::PathBuf::from(format!("{}.txt", f.path.display()));
+    assert!(std::fs::read_to_string(&txt)
+        .unwrap()
+        .contains("magic input"));
     // No half-written files are left behind.
     let leftovers = std::fs::read_dir(f.path.parent().unwrap())
         .unwrap()

@@ -79,6 +79,9 @@ enum Command {
         /// precision on mutants of `checker_soundness`).
         #[arg(long)]
         stats: bool,
+        /// Write each input that reaches a new feature to DIR/<target>/.
+        #[arg(long, value_name = "DIR")]
+        save_corpus: Option<PathBuf>,
     },
     /// Replay raw fuzz inputs (files or directories) through one target.
     Run {
@@ -129,6 +132,7 @@ fn main() {
             keep_going,
             max_len,
             stats,
+            save_corpus,
         } => {
             let chosen: Vec<fuzz_targets::Target> = if all {
                 fuzz_targets::targets()
@@ -160,6 +164,7 @@ fn main() {
                 artifacts,
                 keep_going,
                 max_len,
+                save_corpus,
                 progress: std::time::Duration::from_secs(
                     if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                         1
