@@ -369,14 +369,24 @@ fn scratch_choice_when_the_only_free_register_is_the_only_allocatable_one() {
     // A cycle through a non-allocatable register and a slot: no move goes
     // memory to memory, so the free register is the scratch.
     let (_, st) = resolve(&[(r(40), s(0)), (s(0), r(40))], &env, free);
-    assert_eq!((st.scratch_free, st.scratch_stack, st.scratch_borrowed), (1, 0, 0));
+    assert_eq!(
+        (st.scratch_free, st.scratch_stack, st.scratch_borrowed),
+        (1, 0, 0)
+    );
     // A swap of two slots: the lone register must stay available for the
     // memory-to-memory moves, so the scratch is the extra slot.
     let (_, st) = resolve(&[(s(0), s(1)), (s(1), s(0))], &env, free);
-    assert_eq!((st.scratch_free, st.scratch_stack, st.scratch_borrowed), (0, 1, 0));
+    assert_eq!(
+        (st.scratch_free, st.scratch_stack, st.scratch_borrowed),
+        (0, 1, 0)
+    );
     // Nothing free: the cycle through memory borrows the lone register.
     let (out, st) = resolve(&[(r(40), s(0)), (s(0), r(40))], &env, PRegSet::empty());
-    assert_eq!((st.scratch_free, st.scratch_stack, st.scratch_borrowed), (0, 0, 1), "{out:?}");
+    assert_eq!(
+        (st.scratch_free, st.scratch_stack, st.scratch_borrowed),
+        (0, 0, 1),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -384,13 +394,25 @@ fn slots_beyond_the_register_index_space() {
     // Slot numbers above 192 (functions with many vregs) must not collide
     // with registers in the resolver's location keys.
     let env = machine(2, false, false);
-    resolve(&[(s(200), r(0)), (r(0), s(300)), (s(300), s(200))], &env, PRegSet::empty());
+    resolve(
+        &[(s(200), r(0)), (r(0), s(300)), (s(300), s(200))],
+        &env,
+        PRegSet::empty(),
+    );
     let mut vec_env = env.clone();
     vec_env.preferred[2] = vec![PReg::new(63, RegClass::Vector)];
     let v63 = Allocation::Reg(PReg::new(63, RegClass::Vector));
     let input = [
-        ParallelMove { from: s(1), to: v63, class: RegClass::Vector },
-        ParallelMove { from: v63, to: s(0), class: RegClass::Vector },
+        ParallelMove {
+            from: s(1),
+            to: v63,
+            class: RegClass::Vector,
+        },
+        ParallelMove {
+            from: v63,
+            to: s(0),
+            class: RegClass::Vector,
+        },
     ];
     let ctx = MoveContext {
         env: &vec_env,

@@ -224,3 +224,68 @@ fn regression_corpus_passes_every_allocator_and_both_oracles() {
         }
     }
 }
+
+#[test]
+fn errors_display_as_their_message_and_edits_past_the_end_are_reported() {
+    let path = files("valid")
+        .into_iter()
+        .find(|p| p.ends_with("spec_example.ra"))
+        .unwrap();
+    let (case, _) = parse_and_validate(&std::fs::read(path).unwrap()).unwrap();
+    let mut out = case.output.clone().unwrap();
+    // An edit at an instruction that does not exist (only an allocator, not
+    // the parser, can produce one): reported, never a panic.
+    let n = case.func.num_insts();
+    out.edits.push((
+        ProgPoint::before(Inst::new(n)),
+        Move {
+            from: Allocation::Reg(PReg::new(0, RegClass::Int)),
+            to: Allocation::Reg(PReg::new(1, RegClass::Int)),
+        },
+    ));
+    let errs = check(&case.func, &case.machine, &out);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].kind, checker::ErrorKind::EditPlacement);
+    assert_eq!(errs[0].to_string(), errs[0].message);
+    assert!(errs[0]
+        .to_string()
+        .contains("names an instruction that does not exist"));
+}
+
+/// On large functions (hundreds of blocks, several words of worklist),
+/// every mutant the interpreter shows wrong must be rejected, and the
+/// reference allocation must pass.
+#[test]
+fn checker_is_sound_on_large_functions() {
+    let a = allocator::spill_everywhere::SpillEverywhere;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+    let mut large = 0;
+    for n in 0..12 {
+        let bytes: Vec<u8> = (0..24_000).map(|_| rng.gen()).collect();
+        let case = ssagen::generate_from_bytes(&bytes, &ssagen::Config::default());
+        large += usize::from(case.func.num_blocks() > 130);
+        let out = a.run(&case.func, &case.machine).unwrap();
+        assert!(
+            check(&case.func, &case.machine, &out).is_empty(),
+            "case {n}"
+        );
+        for _ in 0..6 {
+            if out.edits.is_empty() {
+                break;
+            }
+            let mut m = out.clone();
+            m.edits.remove(rng.gen_range(0..m.edits.len()));
+            let diverges = (0..4).any(|s| interp::run(&case.func, &m, s, 20_000).is_err());
+            if diverges {
+                assert!(
+                    !check(&case.func, &case.machine, &m).is_empty(),
+                    "case {n}: a dropped edit the interpreter catches was accepted"
+                );
+            }
+        }
+    }
+    assert!(
+        large >= 6,
+        "only {large} functions with more than 130 blocks"
+    );
+}
