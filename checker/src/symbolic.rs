@@ -238,42 +238,47 @@ impl Checker {
         }
         let mut ins: Vec<Option<Compact>> = vec![None; nb];
         let mut outs: Vec<Option<Compact>> = vec![None; nb];
-        // Worklist ordered by reverse postorder (a bit per position). Uses
-        // are checked on every visit and each block keeps the errors of its
-        // last visit: states only shrink as the fixpoint is approached, so
+        // Uses are checked on every visit and each block keeps the errors of
+        // its last visit: states only shrink as the fixpoint is approached, so
         // the last visit, made with the final state, gives the final verdict.
-        let mut pending = vec![0u64; rpo.len().div_ceil(64)];
-        if !rpo.is_empty() {
-            pending[0] |= 1;
+        let mut pending = vec![false; rpo.len()];
+        if let Some(p) = pending.first_mut() {
+            *p = true;
         }
         let mut block_errs: Vec<Vec<CheckError>> = vec![Vec::new(); nb];
         let mut visit_errs = Vec::new();
-        let mut cursor = 0;
-        while let Some(k) = next_pending(&pending, cursor) {
-            pending[k / 64] &= !(1 << (k % 64));
-            cursor = k;
-            let b = rpo[k];
-            let new_in = block_in(f, b, &outs);
-            if outs[b.index()].is_some() && ins[b.index()].as_ref() == Some(&new_in) {
-                continue;
-            }
-            self.load(&new_in);
-            visit_errs.clear();
-            self.run_block(&ctx, b, Some(&mut visit_errs));
-            std::mem::swap(&mut block_errs[b.index()], &mut visit_errs);
-            let mut keep = live.live_out[b.index()].clone();
-            for k in 0..f.block_succs(b).len() {
-                for a in f.branch_args(b, k) {
-                    keep.insert(a.index());
+        // Sweeps in reverse postorder until nothing is pending: one sweep for
+        // acyclic code, one more per level of loop nesting that changes.
+        let mut any = true;
+        while any {
+            any = false;
+            for k in 0..rpo.len() {
+                if !std::mem::replace(&mut pending[k], false) {
+                    continue;
                 }
-            }
-            let new_out = self.store(&keep);
-            ins[b.index()] = Some(new_in);
-            if outs[b.index()].as_ref() != Some(&new_out) {
-                outs[b.index()] = Some(new_out);
-                for &s in f.block_succs(b) {
-                    let j = rpo_index[s.index()] as usize;
-                    pending[j / 64] |= 1 << (j % 64);
+                any = true;
+                let b = rpo[k];
+                let new_in = block_in(f, b, &outs);
+                if outs[b.index()].is_some() && ins[b.index()].as_ref() == Some(&new_in) {
+                    continue;
+                }
+                self.load(&new_in);
+                visit_errs.clear();
+                self.run_block(&ctx, b, Some(&mut visit_errs));
+                std::mem::swap(&mut block_errs[b.index()], &mut visit_errs);
+                let mut keep = live.live_out[b.index()].clone();
+                for t in 0..f.block_succs(b).len() {
+                    for a in f.branch_args(b, t) {
+                        keep.insert(a.index());
+                    }
+                }
+                let new_out = self.store(&keep);
+                ins[b.index()] = Some(new_in);
+                if outs[b.index()].as_ref() != Some(&new_out) {
+                    outs[b.index()] = Some(new_out);
+                    for &s in f.block_succs(b) {
+                        pending[rpo_index[s.index()] as usize] = true;
+                    }
                 }
             }
         }
@@ -470,22 +475,6 @@ impl Ctx<'_> {
             _ => None,
         }
     }
-}
-
-/// The first set bit at or after `from`, wrapping around.
-fn next_pending(bits: &[u64], from: usize) -> Option<usize> {
-    let n = bits.len();
-    let (w0, b0) = (from / 64, from % 64);
-    if w0 < n {
-        let w = bits[w0] & (u64::MAX << b0);
-        if w != 0 {
-            return Some(w0 * 64 + w.trailing_zeros() as usize);
-        }
-    }
-    (w0 + 1..n)
-        .chain(0..=w0.min(n.saturating_sub(1)))
-        .find(|&i| bits[i] != 0)
-        .map(|i| i * 64 + bits[i].trailing_zeros() as usize)
 }
 
 /// The meet over `b`'s incoming edges of the predecessors' out-states,
