@@ -594,3 +594,84 @@ fn role_name(r: PRegRole) -> &'static str {
         PRegRole::NonAllocatable => "none",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::function::FunctionBuilder;
+    use crate::operand::Operand;
+
+    fn messages(f: &Function) -> Vec<String> {
+        validate(f, &MachineEnv::simple(2))
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect()
+    }
+
+    /// Rules the text format cannot break (its parser refuses the input),
+    /// but a program building functions can.
+    #[test]
+    fn builder_only_terminator_rules() {
+        // A branch without targets, and a ret with one.
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        b.inst(Opcode::Branch, &[], &[], &[]);
+        b.block(&[]);
+        b.inst(Opcode::Ret, &[], &[], &[(Block(1), &[])]);
+        let f = b.finish().unwrap();
+        let m = messages(&f);
+        assert!(
+            m.contains(&"inst0 is a branch without targets".to_string()),
+            "{m:?}"
+        );
+        assert!(
+            m.contains(&"inst1 is a ret with targets (only a branch has targets)".to_string()),
+            "{m:?}"
+        );
+        assert!(
+            m.contains(&"block1 is not reachable from block0".to_string()),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn a_branch_in_the_middle_of_a_block_is_not_an_edge() {
+        // inst0 branches to two blocks mid-block; only the terminator's
+        // targets are edges, so no critical edge is reported for it.
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        b.inst(
+            Opcode::Branch,
+            &[],
+            &[],
+            &[(Block(1), &[]), (Block(1), &[])],
+        );
+        b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[])]);
+        b.block(&[]);
+        b.inst(Opcode::Ret, &[], &[], &[]);
+        let f = b.finish().unwrap();
+        let m = messages(&f);
+        assert_eq!(
+            m,
+            vec!["inst0 is a branch but not the last instruction of block0".to_string()]
+        );
+    }
+
+    #[test]
+    fn errors_display_as_their_message() {
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        let v = crate::VReg::new(0, crate::RegClass::Int);
+        b.inst(
+            Opcode::Ret,
+            &[Operand::use_(v, crate::OperandConstraint::Any)],
+            &[],
+            &[],
+        );
+        let f = b.finish().unwrap();
+        let errs = validate(&f, &MachineEnv::simple(1));
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].to_string(), "v0i is used but never defined");
+        assert_eq!(errs[0].site, Site::Operand(crate::Inst(0), 0));
+    }
+}

@@ -216,3 +216,29 @@ fn describe(f: &Function, ssa: &[u64], v: u64) -> String {
         None => "a stale or unknown value".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn the_value_hash_does_not_collide_and_avalanches() {
+        // Collisions would let a wrong read go unnoticed.
+        let mut seen = HashSet::new();
+        for i in 0..100_000u64 {
+            assert!(seen.insert(mix(i)), "mix collides at {i}");
+            assert!(seen.insert(combine(7, i)), "combine collides at {i}");
+        }
+        // One flipped input bit changes about half the output bits.
+        let mut flipped = 0u32;
+        for i in 0..1000u64 {
+            for b in 0..64 {
+                flipped += (mix(i) ^ mix(i ^ (1 << b))).count_ones();
+                flipped += (combine(i, 3) ^ combine(i ^ (1 << b), 3)).count_ones();
+            }
+        }
+        let mean = flipped as f64 / (2.0 * 1000.0 * 64.0);
+        assert!((28.0..36.0).contains(&mean), "mean flipped bits {mean}");
+    }
+}

@@ -44,8 +44,8 @@ pub fn check_resolution(
         .chain(ctx.extra_slots.iter().map(|&s| Allocation::Stack(s)));
     let size = all
         .filter_map(key)
-        .max()
-        .map_or(PReg::NUM_INDEX, |k| k.max(PReg::NUM_INDEX - 1) + 1);
+        .map(|k| k + 1)
+        .fold(PReg::NUM_INDEX, usize::max);
     let mut state: Vec<usize> = (0..size).collect();
     for (n, m) in out.iter().enumerate() {
         let (Some(f), Some(t)) = (key(m.from), key(m.to)) else {
