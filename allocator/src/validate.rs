@@ -636,25 +636,42 @@ mod tests {
 
     #[test]
     fn a_branch_in_the_middle_of_a_block_is_not_an_edge() {
-        // inst0 branches to two blocks mid-block; only the terminator's
-        // targets are edges, so no critical edge is reported for it.
+        // inst0 branches mid-block to block1 and block2; only the
+        // terminator's targets are edges, so the critical edge reported is
+        // the terminator's (block1 has two predecessors), not inst0's.
         let mut b = FunctionBuilder::new();
         b.block(&[]);
         b.inst(
             Opcode::Branch,
             &[],
             &[],
-            &[(Block(1), &[]), (Block(1), &[])],
+            &[(Block(1), &[]), (Block(2), &[])],
         );
-        b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[])]);
+        b.inst(
+            Opcode::Branch,
+            &[],
+            &[],
+            &[(Block(1), &[]), (Block(2), &[])],
+        );
         b.block(&[]);
         b.inst(Opcode::Ret, &[], &[], &[]);
+        b.block(&[]);
+        b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[])]);
         let f = b.finish().unwrap();
-        let m = messages(&f);
+        let errs = validate(&f, &MachineEnv::simple(2));
+        let sites: Vec<Site> = errs.iter().map(|e| e.site).collect();
         assert_eq!(
-            m,
-            vec!["inst0 is a branch but not the last instruction of block0".to_string()]
+            sites,
+            vec![Site::Inst(crate::Inst(0)), Site::Target(crate::Inst(1), 0)],
+            "{errs:?}"
         );
+        assert_eq!(
+            errs[0].message,
+            "inst0 is a branch but not the last instruction of block0"
+        );
+        assert!(errs[1]
+            .message
+            .starts_with("the edge block0 -> block1 is critical"));
     }
 
     #[test]
