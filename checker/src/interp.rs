@@ -184,7 +184,6 @@ pub fn run(
             }
             apply(&mut machine, i, InstPosition::After);
         }
-        let last = f.block_insts(b).last();
         let succs = f.block_succs(b);
         // In a valid function the blocks without successors are the rets.
         if succs.is_empty() {
