@@ -322,34 +322,35 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     };
     let mut mentioned = vec![0u64; n.div_ceil(64)];
     let mention = |m: &mut Vec<u64>, v: VReg| m[v.index() / 64] |= 1 << (v.index() % 64);
+    // Records a definition of `v` (packed as the table stores it), or
+    // reports the second one at `at`.
+    let mut define = |v: VReg,
+                      packed: u32,
+                      at: Site,
+                      mentioned: &mut Vec<u64>,
+                      errs: &mut Vec<ValidationError>| {
+        mention(mentioned, v);
+        if defs.sites[v.index()] != DefTable::NONE {
+            let first = defs.get(f, v).describe();
+            errs.push(err(at, format!("{v} is defined twice (first {first})")));
+        } else {
+            defs.sites[v.index()] = packed;
+        }
+    };
     for b in f.blocks() {
         for (k, &v) in f.block_params(b).iter().enumerate() {
-            mention(&mut mentioned, v);
-            if defs.sites[v.index()] != DefTable::NONE {
-                let first = defs.get(f, v).describe();
-                errs.push(err(
-                    Site::BlockParam(b, k),
-                    format!("{v} is defined twice (first {first})"),
-                ));
-            } else {
-                defs.sites[v.index()] = DefTable::PARAM | b.0;
-            }
+            define(
+                v,
+                DefTable::PARAM | b.0,
+                Site::BlockParam(b, k),
+                &mut mentioned,
+                errs,
+            );
         }
         for i in f.block_insts(b).iter() {
             for (k, op) in f.inst_operands(i).iter().enumerate() {
-                if !op.is_def() {
-                    continue;
-                }
-                let v = op.vreg();
-                mention(&mut mentioned, v);
-                if defs.sites[v.index()] != DefTable::NONE {
-                    let first = defs.get(f, v).describe();
-                    errs.push(err(
-                        Site::Operand(i, k),
-                        format!("{v} is defined twice (first {first})"),
-                    ));
-                } else {
-                    defs.sites[v.index()] = i.0;
+                if op.is_def() {
+                    define(op.vreg(), i.0, Site::Operand(i, k), &mut mentioned, errs);
                 }
             }
         }

@@ -175,10 +175,13 @@ fn load_case(
     }
 }
 
-/// Median of the timings, in nanoseconds per instruction.
-fn median_ns_per_inst(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(|a, b| a.total_cmp(b));
-    samples.get(samples.len() / 2).copied().unwrap_or(0.0)
+/// The `--repeat` line: `cases=N insts=N ns_per_inst=N`, the median over
+/// rounds of each round's total time per instruction.
+fn timing_line(out: &mut dyn Write, cases: usize, insts: usize, rounds: &[f64]) {
+    let mut per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
+    per.sort_by(|a, b| a.total_cmp(b));
+    let median = per.get(per.len() / 2).copied().unwrap_or(0.0);
+    let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={median:.1}");
 }
 
 /// `rafuzz alloc --allocator NAME FILE... [--repeat N]`: prints each case
@@ -222,12 +225,7 @@ pub fn alloc(
         }
     }
     if repeat.is_some() {
-        let per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
-        let _ = writeln!(
-            out,
-            "cases={cases} insts={insts} ns_per_inst={:.1}",
-            median_ns_per_inst(per)
-        );
+        timing_line(out, cases, insts, &rounds);
     }
     status
 }
@@ -275,12 +273,7 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
         }
     }
     if repeat.is_some() {
-        let per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
-        let _ = writeln!(
-            out,
-            "cases={cases} insts={insts} ns_per_inst={:.1}",
-            median_ns_per_inst(per)
-        );
+        timing_line(out, cases, insts, &rounds);
     }
     status
 }

@@ -29,7 +29,9 @@
 //!    successors defines values (each successor then has a single
 //!    predecessor, where moves of those values can go).
 
-use allocator::{Function, Inst, MachineEnv, Operand, OperandConstraint, OperandPos, RegClass};
+use allocator::{
+    Function, Inst, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, RegClass,
+};
 
 /// Registers taken by witnesses at the early and the late point of the
 /// instruction being generated, and the ones it clobbers, per class, as
@@ -49,21 +51,19 @@ pub struct Span {
 }
 
 impl Span {
+    /// The points an operand of this kind and position holds its register:
+    /// an early use only early, a late def only late, the others both.
+    pub fn of_kind(kind: OperandKind, pos: OperandPos) -> Span {
+        let (early, late) = match (kind, pos) {
+            (OperandKind::Use, OperandPos::Early) => (true, false),
+            (OperandKind::Def, OperandPos::Late) => (false, true),
+            _ => (true, true),
+        };
+        Span { early, late }
+    }
+
     pub fn of(op: Operand) -> Span {
-        match (op.is_def(), op.pos()) {
-            (false, OperandPos::Early) => Span {
-                early: true,
-                late: false,
-            },
-            (true, OperandPos::Late) => Span {
-                early: false,
-                late: true,
-            },
-            _ => Span {
-                early: true,
-                late: true,
-            },
-        }
+        Self::of_kind(op.kind(), op.pos())
     }
 }
 

@@ -327,23 +327,12 @@ impl Gen<'_, '_, '_> {
             let Some(v) = self.pick_value() else { break };
             let d = self.c.byte();
             let late = self.cfg.positions && d & 7 == 7;
-            let (pos, span) = if late {
-                (
-                    OperandPos::Late,
-                    Span {
-                        early: true,
-                        late: true,
-                    },
-                )
+            let pos = if late {
+                OperandPos::Late
             } else {
-                (
-                    OperandPos::Early,
-                    Span {
-                        early: true,
-                        late: false,
-                    },
-                )
+                OperandPos::Early
             };
+            let span = Span::of_kind(OperandKind::Use, pos);
             let (constraint, witness) = self.constraint_from(d, pr, v.class(), span, call);
             self.uses.push(UseSlot {
                 op: Operand::new(v, OperandKind::Use, pos, constraint),
@@ -366,23 +355,12 @@ impl Gen<'_, '_, '_> {
                     continue;
                 }
             }
-            let (pos, span) = if early {
-                (
-                    OperandPos::Early,
-                    Span {
-                        early: true,
-                        late: true,
-                    },
-                )
+            let pos = if early {
+                OperandPos::Early
             } else {
-                (
-                    OperandPos::Late,
-                    Span {
-                        early: false,
-                        late: true,
-                    },
-                )
+                OperandPos::Late
             };
+            let span = Span::of_kind(OperandKind::Def, pos);
             let (constraint, witness) = self.constraint(pr, class, span, call);
             self.defs
                 .push((Operand::new(v, OperandKind::Def, pos, constraint), witness));
