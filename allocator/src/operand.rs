@@ -68,7 +68,8 @@ impl Operand {
 
     /// Packs an operand. `constraint` must not be `NonAlloc` (use
     /// [`Operand::nonalloc`]), a `Reuse` index must be at most `MAX_REUSE`, and
-    /// a `Limit` bound a power of two from 1 to 64.
+    /// a `Limit` bound a power of two from 1 to 64 (checked in debug builds;
+    /// the parser and the generator guarantee them).
     pub fn new(
         vreg: VReg,
         kind: OperandKind,
@@ -81,15 +82,15 @@ impl Operand {
             OperandConstraint::Stack => (TAG_STACK, 0),
             OperandConstraint::FixedReg(r) => (TAG_FIXED, r.index() as u64),
             OperandConstraint::Reuse(k) => {
-                assert!(k <= Self::MAX_REUSE, "reuse index {k} out of range");
-                (TAG_REUSE, k as u64)
+                debug_assert!(k <= Self::MAX_REUSE, "reuse index {k} out of range");
+                (TAG_REUSE, (k as u64).min(Self::MAX_REUSE as u64))
             }
             OperandConstraint::Limit(n) => {
-                assert!(
+                debug_assert!(
                     n.is_power_of_two() && n <= 64,
                     "limit {n} is not a power of two in 1..=64"
                 );
-                (TAG_LIMIT, n as u64)
+                (TAG_LIMIT, n as u64 & 0x7f)
             }
             OperandConstraint::NonAlloc(_) => panic!("use Operand::nonalloc"),
         };

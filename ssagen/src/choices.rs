@@ -113,20 +113,18 @@ impl<'a, 'b> Choices<'a, 'b> {
 /// total weight (0 picks the first index with a weight).
 #[inline]
 pub fn weighted_from(b: u8, weights: &[u32]) -> usize {
-    {
-        let total: u32 = weights.iter().sum();
-        if total == 0 {
-            return 0;
-        }
-        let mut x = (b as u32 * total) >> 8;
-        for (i, &w) in weights.iter().enumerate() {
-            if x < w {
-                return i;
-            }
-            x -= w;
-        }
-        weights.len() - 1
+    let total: u32 = weights.iter().sum();
+    if total == 0 {
+        return 0;
     }
+    let mut x = (b as u32 * total) >> 8;
+    for (i, &w) in weights.iter().enumerate() {
+        if x < w {
+            return i;
+        }
+        x -= w;
+    }
+    weights.len() - 1
 }
 
 impl Choices<'_, '_> {

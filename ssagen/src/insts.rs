@@ -36,6 +36,10 @@ struct UseSlot {
 
 struct Gen<'g, 'a, 'b> {
     c: &'g mut Choices<'a, 'b>,
+    /// Constraint kind (0 any, 1 reg, 2 stack, 3 fixed, 4 limit) by the top
+    /// five bits of a drawn byte, for ordinary (0) and call-like (1)
+    /// instructions: the config's weights, looked up once per case.
+    kinds: [[u8; 32]; 2],
     cfg: &'g Config,
     alloc: [u64; 3],
     fixable: [u64; 3],
@@ -68,6 +72,7 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         &RegClass::ALL[..1]
     };
     let mut g = Gen {
+        kinds: constraint_kinds(cfg),
         c,
         cfg,
         alloc,
@@ -136,6 +141,27 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         }
     }
     g.finish(sk)
+}
+
+/// The table behind [`Gen::constraint_from`]: call-like instructions favour
+/// fixed registers (arguments and results), disabled kinds never appear.
+fn constraint_kinds(cfg: &Config) -> [[u8; 32]; 2] {
+    let k = cfg.constraints;
+    let mut t = [[0u8; 32]; 2];
+    for (call, row) in t.iter_mut().enumerate() {
+        let fixed = if call == 1 { 8 } else { 2 };
+        let weights = [
+            3,
+            if k.reg { 4 } else { 0 },
+            if k.stack { 1 } else { 0 },
+            if k.fixed { fixed } else { 0 },
+            if k.limit { 1 } else { 0 },
+        ];
+        for (x, kind) in row.iter_mut().enumerate() {
+            *kind = weighted_from((x << 3) as u8, &weights) as u8;
+        }
+    }
+    t
 }
 
 impl Gen<'_, '_, '_> {
@@ -220,24 +246,8 @@ impl Gen<'_, '_, '_> {
         span: Span,
         call: bool,
     ) -> (OperandConstraint, Option<usize>) {
-        let k = self.cfg.constraints;
-        let weights = [
-            3,
-            if k.reg { 4 } else { 0 },
-            if k.stack { 1 } else { 0 },
-            if k.fixed {
-                if call {
-                    8
-                } else {
-                    2
-                }
-            } else {
-                0
-            },
-            if k.limit { 1 } else { 0 },
-        ];
         let ci = class.index();
-        match weighted_from(d & !7, &weights) {
+        match self.kinds[call as usize][(d >> 3) as usize] {
             kind @ (1 | 4) => {
                 let Some(hw) = self.c.bit(pr.free(class, span, self.alloc[ci])) else {
                     return (OperandConstraint::Any, None);
