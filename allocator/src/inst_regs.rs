@@ -9,12 +9,16 @@
 //! impossible instruction: it gets `None`.
 
 /// One operand that needs a register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RegSlot {
     /// Candidate hardware numbers (one class).
     pub candidates: u64,
     pub early: bool,
     pub late: bool,
+    /// Candidates to try first (`[0]` before `[1]`, both before the rest):
+    /// the register the value already occupies, registers that are free.
+    /// Preferences steer the search; they never make it fail.
+    pub prefer: [u64; 2],
 }
 
 /// Work bound: candidate tries before giving up.
@@ -66,21 +70,25 @@ fn search(
     if s.late {
         free &= !late;
     }
-    while free != 0 {
-        *steps += 1;
-        if *steps > MAX_STEPS {
-            return false;
-        }
-        let hw = free.trailing_zeros() as usize;
-        free &= free - 1;
-        let bit = 1u64 << hw;
-        let (e, l) = (
-            if s.early { early | bit } else { early },
-            if s.late { late | bit } else { late },
-        );
-        result[i] = hw;
-        if search(slots, order, k + 1, e, l, result, steps) {
-            return true;
+    let first = free & s.prefer[0];
+    let second = free & s.prefer[1] & !first;
+    for mut tier in [first, second, free & !(first | second)] {
+        while tier != 0 {
+            *steps += 1;
+            if *steps > MAX_STEPS {
+                return false;
+            }
+            let hw = tier.trailing_zeros() as usize;
+            tier &= tier - 1;
+            let bit = 1u64 << hw;
+            let (e, l) = (
+                if s.early { early | bit } else { early },
+                if s.late { late | bit } else { late },
+            );
+            result[i] = hw;
+            if search(slots, order, k + 1, e, l, result, steps) {
+                return true;
+            }
         }
     }
     false
@@ -99,6 +107,7 @@ mod tests {
             candidates,
             early,
             late,
+            prefer: [0; 2],
         }
     }
 
@@ -134,6 +143,20 @@ mod tests {
         assert_eq!(assign(&[slot(0b11, E)], 0b01, 0), Some(vec![1]));
         assert_eq!(assign(&[slot(0b11, L)], 0b11, 0), Some(vec![0]));
         assert_eq!(assign(&[slot(0b11, B)], 0b01, 0b10), None);
+    }
+
+    #[test]
+    fn preferences_are_tried_first_but_never_block() {
+        let mut s = slot(0b111, E);
+        s.prefer = [0b100, 0b010];
+        assert_eq!(assign(&[s], 0, 0), Some(vec![2]));
+        assert_eq!(assign(&[s], 0b100, 0), Some(vec![1]));
+        assert_eq!(assign(&[s], 0b110, 0), Some(vec![0]));
+        // A preference that would starve the other slot gives way.
+        let mut a = slot(0b11, E);
+        a.prefer = [0b01, 0];
+        let b = slot(0b01, E);
+        assert_eq!(assign(&[a, b], 0, 0), Some(vec![1, 0]));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod domtree;
 pub mod function;
 pub mod index;
 pub mod inst_regs;
+pub mod linear_scan;
 pub mod liveness;
 pub mod loops;
 pub mod machine;

@@ -91,6 +91,18 @@ impl Output {
         self.edits.windows(2).all(|w| w[0].0 <= w[1].0)
     }
 
+    /// The moves weighted by the loop depth of the block they run in:
+    /// `4^depth` each, the depth capped at 5, so a move in an inner loop
+    /// counts more. `depth` is [`crate::loops::loop_depths`] of `func`. This
+    /// is the figure to compare allocators by.
+    pub fn weighted_moves(&self, func: &Function, depth: &[u32]) -> u64 {
+        self.edits
+            .iter()
+            .filter(|(p, _)| p.inst().index() < func.num_insts())
+            .map(|(p, _)| 4u64.pow(depth[func.block_of(p.inst()).index()].min(5)))
+            .sum()
+    }
+
     /// Counts the inserted moves by kind. `is_memory` says whether a register
     /// stands for memory (a fixed stack location).
     pub fn stats(&self, is_memory: impl Fn(PReg) -> bool) -> Stats {
@@ -147,5 +159,11 @@ mod tests {
             }
         );
         assert!(out.edits_sorted());
+        let mut b = crate::FunctionBuilder::new();
+        b.block(&[]);
+        b.inst(crate::Opcode::Ret, &[], &[], &[]);
+        let f = b.finish().unwrap();
+        assert_eq!(out.weighted_moves(&f, &[2]), 5 * 16);
+        assert_eq!(out.weighted_moves(&f, &[0]), 5);
     }
 }

@@ -40,7 +40,10 @@ pub trait Allocator: Send + Sync {
 
 /// Every allocator of this crate, in a fixed order.
 pub fn allocators() -> Vec<&'static dyn Allocator> {
-    vec![&crate::spill_everywhere::SpillEverywhere]
+    vec![
+        &crate::spill_everywhere::SpillEverywhere,
+        &crate::linear_scan::LinearScan,
+    ]
 }
 
 /// The allocator of this crate called `name`.

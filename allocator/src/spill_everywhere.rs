@@ -187,6 +187,7 @@ impl<'a> Run<'a> {
                     candidates,
                     early,
                     late: late_live,
+                    prefer: [0; 2],
                 },
             ));
         }

@@ -765,9 +765,13 @@ fn structural(
                 }
                 let (s1, s2) = (span(o1), span(o2));
                 let overlap = (s1.0 && s2.0) || (s1.1 && s2.1);
-                let reuse_vs_input = (matches!(o1.constraint(), OperandConstraint::Reuse(_))
-                    && o2.is_use())
-                    || (matches!(o2.constraint(), OperandConstraint::Reuse(_)) && o1.is_use());
+                // A reuse def may share with another read of the very value
+                // it reuses (`a = a + a`), not with an input of another vreg.
+                let reuse_vs_input = |d: Operand, u: Operand| match d.constraint() {
+                    OperandConstraint::Reuse(t) => u.is_use() && ops[t].vreg() != u.vreg(),
+                    _ => false,
+                };
+                let reuse_vs_input = reuse_vs_input(o1, o2) || reuse_vs_input(o2, o1);
                 if overlap || reuse_vs_input {
                     err(
                         ErrorKind::Interference,

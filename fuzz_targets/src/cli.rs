@@ -215,6 +215,14 @@ pub fn alloc(
                 }
                 cases += 1;
                 insts += case.func.num_insts();
+                let st = o.stats(|r| case.machine.role(r) == allocator::PRegRole::FixedStack);
+                let weighted =
+                    o.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
+                let _ = writeln!(
+                    out,
+                    "# {name}: {} moves ({} spills, {} reloads, {} register moves), {weighted} loop-weighted, {} spill slots",
+                    st.moves, st.spills, st.reloads, st.reg_moves, o.num_spillslots
+                );
                 case.output = Some(o);
                 let _ = out.write_all(allocator::text::print(&case).as_bytes());
             }

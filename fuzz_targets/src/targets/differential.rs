@@ -64,17 +64,6 @@ pub fn stats() -> String {
     s
 }
 
-/// Moves weighted by the loop depth of the block they run in (4^depth,
-/// depth capped at 5): a move in an inner loop costs more.
-fn weighted_moves(case: &Case, out: &Output) -> u64 {
-    let depth = allocator::loops::loop_depths(&case.func);
-    out.edits
-        .iter()
-        .filter(|(p, _)| p.inst().index() < case.func.num_insts())
-        .map(|(p, _)| 4u64.pow(depth[case.func.block_of(p.inst()).index()].min(5)))
-        .sum()
-}
-
 fn record(name: &'static str, case: &Case, out: Option<&Output>) {
     let mut q = QUALITY.lock().unwrap();
     let e = q.entry(name).or_default();
@@ -88,7 +77,7 @@ fn record(name: &'static str, case: &Case, out: Option<&Output>) {
     e.spills += st.spills as u64;
     e.reloads += st.reloads as u64;
     e.reg_moves += st.reg_moves as u64;
-    e.weighted += weighted_moves(case, out);
+    e.weighted += out.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
 }
 
 /// Allocates `case` with `a`: the output, `None` when the allocator does not

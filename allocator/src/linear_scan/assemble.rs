@@ -1,0 +1,270 @@
+//! From the scan's parts and operand locations to an [`Output`]: spill
+//! slots numbered densely, then every move the allocation implies, grouped
+//! into parallel sets per program point and phase and sequenced by the
+//! shared move resolver.
+//!
+//! Moves at `before(i)` run in phases: edge moves into a block with one
+//! predecessor (they fill the block's parameters and live-ins); then, as
+//! one parallel set, moves between the parts of split values and the moves
+//! taking the previous instruction's defs from their operand locations to
+//! their homes (a def's home may be the register a split value is just
+//! leaving); then copies of values into the registers `i`'s operands were
+//! given; then edge moves out of a block with one successor (they must come
+//! last: they fill the successor's slots). A value's spill slot is written
+//! once, right after its definition (on each incoming edge for a block
+//! parameter, on each outgoing edge for a branch's def).
+
+use super::layout::Layout;
+use super::ranges::Ranges;
+use super::scan::{Loc, Scan, NONE};
+use crate::cfg;
+use crate::function::Function;
+use crate::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot};
+use crate::machine::MachineEnv;
+use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::output::{Allocation, Output};
+
+const EDGE_IN: u8 = 0;
+const SPLIT: u8 = 1;
+const FIXUP: u8 = 2;
+const EDGE_OUT: u8 = 3;
+
+pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, scan: Scan) -> Output {
+    let nv = f.num_vregs();
+    let mut slot = vec![u32::MAX; nv];
+    let mut num_slots = 0u32;
+    for v in 0..nv {
+        if scan.spilled[v] {
+            slot[v] = num_slots;
+            num_slots += 1;
+        }
+    }
+    let stack = |v: usize| Allocation::Stack(SpillSlot(slot[v]));
+    // Every vreg's parts in position order.
+    let mut homes: Vec<(u32, u32, Loc)> = Vec::with_capacity(scan.parts.len());
+    let mut homes_of = vec![(0u32, 0u32); nv];
+    for v in 0..nv {
+        let first = homes.len() as u32;
+        let mut p = scan.first_part[v];
+        while p != NONE {
+            let x = scan.parts[p as usize];
+            homes.push((x.start, x.end, x.loc));
+            p = x.next;
+        }
+        homes_of[v] = (first, homes.len() as u32);
+    }
+    let to_alloc = |v: usize, loc: Loc| match loc {
+        Loc::Reg(r) => Allocation::Reg(r),
+        Loc::Stack => stack(v),
+        Loc::Unassigned => unreachable!("v{v} has an unassigned part"),
+    };
+    let loc_at = |v: usize, pos: u32| -> Allocation {
+        let (a, b) = homes_of[v];
+        let h = &homes[a as usize..b as usize];
+        let k = h.partition_point(|x| x.1 <= pos);
+        debug_assert!(k < h.len() && h[k].0 <= pos, "v{v} has no home at {pos}");
+        to_alloc(v, h[k].2)
+    };
+    let allocs: Vec<Allocation> = scan
+        .allocs
+        .iter()
+        .map(|&a| match a {
+            Allocation::Stack(s) if s.index() < nv => stack(s.index()),
+            // A temporary: after the slots and the resolver's two.
+            Allocation::Stack(s) => {
+                Allocation::Stack(SpillSlot::new(num_slots as usize + 2 + s.index() - nv))
+            }
+            a => a,
+        })
+        .collect();
+
+    let mut moves: Vec<(ProgPoint, u8, ParallelMove)> = Vec::new();
+    let mv = |from: Allocation, to: Allocation, v: usize| ParallelMove {
+        from,
+        to,
+        class: r.class[v],
+    };
+    for i in f.insts() {
+        let p = layout.pos[i.index()];
+        let ops = f.inst_operands(i);
+        let base = f.inst_operand_range(i).start;
+        for (k, op) in ops.iter().enumerate() {
+            let v = op.vreg().index();
+            let a = allocs[base + k];
+            if op.is_use() {
+                if scan.spilled[v] && a == stack(v) {
+                    continue;
+                }
+                let mut src = loc_at(v, p);
+                // Where the value was just before this instruction, when that
+                // is in the same block: its previous part, or the operand of
+                // the instruction just before that defined it.
+                let prev = if p == 0 || layout.is_block_start(p) {
+                    None
+                } else if r.covers(v, p - 1) {
+                    Some(loc_at(v, p - 1))
+                } else {
+                    let d = r.def_inst[v];
+                    (d.is_valid() && layout.pos[d.index()] + 2 == p)
+                        .then(|| {
+                            f.inst_operands(d)
+                                .iter()
+                                .zip(&allocs[f.inst_operand_range(d)])
+                                .find(|(o, _)| o.is_def() && o.vreg() == op.vreg())
+                                .map(|(_, &b)| b)
+                        })
+                        .flatten()
+                };
+                // Split moves copy: a value that left a register here still
+                // holds it, unless another value's part moved in.
+                let stays = prev == Some(a);
+                if let (Allocation::Stack(_), Some(Allocation::Reg(reg))) = (src, prev) {
+                    let n = (p / 2) as usize;
+                    if scan.held[n][reg.class().index()] & (1 << reg.hw()) == 0 {
+                        src = Allocation::Reg(reg);
+                    }
+                }
+                // Reads of one value sharing a register need one copy.
+                let shared = ops[..k]
+                    .iter()
+                    .zip(&allocs[base..base + k])
+                    .any(|(o, &b)| o.is_use() && o.vreg() == op.vreg() && b == a);
+                if src != a && !stays && !shared {
+                    moves.push((ProgPoint::before(i), FIXUP, mv(src, a, v)));
+                }
+            } else if op.is_def() && !f.opcode(i).is_terminator() {
+                let next = ProgPoint::before(Inst::new(i.index() + 1));
+                if r.covers(v, p + 2) {
+                    let dst = loc_at(v, p + 2);
+                    if matches!(dst, Allocation::Reg(_)) && dst != a {
+                        moves.push((next, SPLIT, mv(a, dst, v)));
+                    }
+                }
+                if scan.spilled[v] && a != stack(v) {
+                    moves.push((next, SPLIT, mv(a, stack(v), v)));
+                }
+            }
+        }
+    }
+    for v in 0..nv {
+        let (a, b) = homes_of[v];
+        for w in homes[a as usize..b as usize].windows(2) {
+            let q = w[1].0;
+            if layout.is_block_start(q) || !matches!(w[1].2, Loc::Reg(_)) || w[0].2 == w[1].2 {
+                continue;
+            }
+            debug_assert!(r.covers(v, q - 1), "v{v} split at {q} after a hole");
+            let point = ProgPoint::before(layout.inst(q));
+            moves.push((
+                point,
+                SPLIT,
+                mv(to_alloc(v, w[0].2), to_alloc(v, w[1].2), v),
+            ));
+        }
+    }
+    for b in f.blocks() {
+        let k = f.block_insts(b).last();
+        let end = layout.pos[k.index()] + 1;
+        let kbase = f.inst_operand_range(k).start;
+        let at_end = |v: usize| -> Allocation {
+            if r.def_inst[v] == k {
+                let d = f
+                    .inst_operands(k)
+                    .iter()
+                    .position(|o| o.is_def() && o.vreg().index() == v);
+                allocs[kbase + d.unwrap()]
+            } else {
+                loc_at(v, end)
+            }
+        };
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            let (point, phase) = if cfg::effective_preds(f, s) == 1 {
+                (ProgPoint::before(f.block_insts(s).first()), EDGE_IN)
+            } else {
+                (ProgPoint::before(k), EDGE_OUT)
+            };
+            let start = layout.span[s.index()].0;
+            for v in r.liveness.live_in[s.index()].iter() {
+                let src = at_end(v);
+                let dst = loc_at(v, start);
+                if matches!(dst, Allocation::Reg(_)) && dst != src {
+                    moves.push((point, phase, mv(src, dst, v)));
+                }
+                if r.def_inst[v] == k && scan.spilled[v] && src != stack(v) {
+                    moves.push((point, phase, mv(src, stack(v), v)));
+                }
+            }
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                let (a, p) = (a.index(), p.index());
+                if !r.covers(p, start) {
+                    continue;
+                }
+                let src = at_end(a);
+                let dst = loc_at(p, start);
+                if matches!(dst, Allocation::Reg(_)) && dst != src {
+                    moves.push((point, phase, mv(src, dst, p)));
+                }
+                if scan.spilled[p] && src != stack(p) {
+                    moves.push((point, phase, mv(src, stack(p), p)));
+                }
+            }
+        }
+    }
+
+    moves.sort_by_key(|m| (m.0, m.1));
+    let mut alloc_mask = [0u64; 3];
+    for c in RegClass::ALL {
+        for r in env.allocatable(c) {
+            alloc_mask[c.index()] |= 1 << r.hw();
+        }
+    }
+    // Registers free around the moves before the instruction at linear
+    // slot `n`: held neither at it nor at the one before.
+    let free_before = |n: usize| {
+        let mut free = PRegSet::empty();
+        for c in RegClass::ALL {
+            let busy =
+                scan.busy[n][c.index()] | n.checked_sub(1).map_or(0, |m| scan.busy[m][c.index()]);
+            let mut m = alloc_mask[c.index()] & !busy;
+            while m != 0 {
+                free.insert(PReg::new(m.trailing_zeros() as usize, c));
+                m &= m - 1;
+            }
+        }
+        free
+    };
+    let mut ctx = MoveContext {
+        env,
+        free: PRegSet::empty(),
+        extra_slots: [SpillSlot(num_slots), SpillSlot(num_slots + 1)],
+    };
+    let mut resolver = MoveResolver::new();
+    let mut edits = Vec::with_capacity(moves.len());
+    let mut set = Vec::new();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < moves.len() {
+        let key = (moves[k].0, moves[k].1);
+        set.clear();
+        while k < moves.len() && (moves[k].0, moves[k].1) == key {
+            set.push(moves[k].2);
+            k += 1;
+        }
+        out.clear();
+        ctx.free = free_before((layout.pos[key.0.inst().index()] / 2) as usize);
+        resolver.resolve(&set, &ctx, &mut out);
+        edits.extend(out.iter().map(|&m| (key.0, m)));
+    }
+    let used = |a: Allocation| a.as_stack().map_or(0, |s| s.index() + 1);
+    let num_spillslots = allocs
+        .iter()
+        .map(|&a| used(a))
+        .chain(edits.iter().flat_map(|(_, m)| [used(m.from), used(m.to)]))
+        .max()
+        .unwrap_or(0);
+    Output {
+        allocs,
+        edits,
+        num_spillslots,
+    }
+}

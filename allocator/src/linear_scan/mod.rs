@@ -1,0 +1,52 @@
+//! `linear_scan`: a linear scan allocator on SSA form, after Wimmer and
+//! Franz's linear scan on SSA and the MoarVM expression JIT's allocator.
+//!
+//! - [`layout`]: blocks in reverse postorder, two positions per
+//!   instruction (early and late point);
+//! - [`ranges`]: lifetime intervals with holes from precise liveness, and
+//!   use positions;
+//! - [`scan`]: the walk that gives each interval piece a register or its
+//!   spill slot, splitting at conflicts and at uses, evicting the piece
+//!   used farthest ahead, and gives every operand its location;
+//! - [`assemble`]: spill stores at definitions, moves between pieces,
+//!   operand copies and edge moves, through the shared parallel move
+//!   resolver.
+//!
+//! Values joined through block parameters form a union-find group that
+//! prefers the register its first member got, so a parameter and its
+//! arguments usually share a register and the edge needs no move. A `reuse`
+//! pair (x86's `a = a + b`) gets its own register (or the def's slot),
+//! filled with a copy of the input unless the input dies there and already
+//! sits in a suitable register.
+//!
+//! What it leaves out: interval pieces never move between registers except
+//! at splits, spill slots are never shared between values, and the
+//! resolver is told of no free registers (it uses the scratch register or
+//! borrows one).
+
+mod assemble;
+mod layout;
+mod ranges;
+mod scan;
+
+use crate::function::Function;
+use crate::machine::MachineEnv;
+use crate::output::Output;
+use crate::registry::{AllocError, Allocator};
+
+/// See the module documentation.
+pub struct LinearScan;
+
+impl Allocator for LinearScan {
+    fn name(&self) -> &'static str {
+        "linear_scan"
+    }
+
+    fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        let layout = layout::Layout::new(f);
+        let ranges = ranges::Ranges::new(f, &layout);
+        let mut scan = scan::Scan::new(f, env, &layout, &ranges)?;
+        scan.run()?;
+        Ok(assemble::assemble(f, env, &layout, &ranges, scan))
+    }
+}

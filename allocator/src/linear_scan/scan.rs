@@ -1,0 +1,1089 @@
+//! The scan: one pass over the instructions in linear order that gives every
+//! value a home (a register or its spill slot) piece by piece, and every
+//! operand its location.
+//!
+//! A *part* is a window of one vreg's lifetime interval (holes included)
+//! with one home. Parts begin whole, one per vreg, and are split when their
+//! register must go to someone else. Register parts are *active* where
+//! they are live and *inactive* in their holes, as in Wimmer and Franz's
+//! linear scan; spill-slot parts occupy nothing.
+//!
+//! At each instruction, in this order:
+//! 1. parts that end or enter a hole leave the active set;
+//! 2. at the top of a *cold* join (see [`cold_blocks`]) every live part
+//!    moves to its spill slot;
+//! 3. a value waiting in its slot that the instruction needs in a register
+//!    is split there, so its next piece can compete for a register
+//!    (splitting at use positions);
+//! 4. parts starting here get a register free for their whole life, or for
+//!    a prefix of it (the rest is split off and queued), or evict the active
+//!    part whose next use is farthest, or go to their slot;
+//! 5. the instruction itself (the "interesting instructions" queue of the
+//!    MoarVM allocator: every instruction is visited, defs or not): its
+//!    register operands get registers all at once with the exact search of
+//!    [`crate::inst_regs`], preferring the register each value already
+//!    occupies, then free ones; active parts in the way (or in a clobbered
+//!    register while live across) are split off and re-queued; then `any`
+//!    and `stack` operands and reuse pairs are placed.
+//!
+//! Correctness rests on step 5 alone: whatever earlier steps chose, the
+//! instruction's needs are met there. Steps 3 and 4 are about quality.
+//!
+//! Every value that has a spill slot is stored there right after its
+//! definition (see `assemble`), so a slot, once written, holds its value for
+//! the value's whole life: moving a value from a register to its slot costs
+//! nothing, and stores sit at definitions, outside any loop the definition
+//! is outside of.
+
+use super::layout::Layout;
+use super::ranges::Ranges;
+use crate::cfg;
+use crate::function::Function;
+use crate::index::{Inst, PReg, RegClass, SpillSlot};
+use crate::inst_regs::{assign, RegSlot};
+use crate::machine::MachineEnv;
+use crate::operand::{OperandConstraint, OperandKind, OperandPos};
+use crate::output::Allocation;
+use crate::registry::AllocError;
+
+pub const NONE: u32 = u32::MAX;
+/// Owner of a register at a point that no value may share.
+const EXCLUSIVE: u32 = u32::MAX;
+
+/// Where a part lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loc {
+    Unassigned,
+    Reg(PReg),
+    Stack,
+}
+
+/// A window `[start, end)` of one vreg's interval with one home. `next`
+/// links the vreg's parts in position order.
+#[derive(Clone, Copy, Debug)]
+pub struct Part {
+    pub vreg: u32,
+    pub start: u32,
+    pub end: u32,
+    pub loc: Loc,
+    pub next: u32,
+}
+
+/// The placeholder allocation for vreg `v`'s spill slot; `assemble`
+/// renumbers slots densely once the spilled values are known. Placeholders
+/// from the number of vregs on are temporaries (see [`Scan::operands`]).
+#[inline]
+pub fn slot_of(v: usize) -> Allocation {
+    Allocation::Stack(SpillSlot::new(v))
+}
+
+/// Blocks whose incoming edge moves must leave every value in its slot.
+///
+/// An edge from a block with one successor into a join runs its moves
+/// *before* the branch (there is no room after it), and the branch then
+/// reads its operands and clobbers its registers. Any register the moves
+/// fill could be one the branch reads or clobbers. When one of those
+/// branches needs a register for an operand or clobbers an allocatable
+/// register, every live value and every parameter of the join starts in
+/// its spill slot, so the moves write only slots. Such a branch's other
+/// operands, and every operand of the other branches into joins, read
+/// memory (see [`Scan::operands`]). A branch that defines values flowing
+/// into a join has nowhere to move them before it runs: unsupported.
+pub fn cold_blocks(f: &Function, alloc_mask: &[u64; 3]) -> Result<Vec<bool>, AllocError> {
+    let is_alloc = |r: PReg| alloc_mask[r.class().index()] & (1 << r.hw()) != 0;
+    let mut cold = vec![false; f.num_blocks()];
+    for b in f.blocks() {
+        let succs = f.block_succs(b);
+        if succs.len() != 1 || cfg::effective_preds(f, succs[0]) < 2 {
+            continue;
+        }
+        let k = f.block_insts(b).last();
+        let ops = f.inst_operands(k);
+        if ops.iter().any(|o| o.is_def()) {
+            return Err(AllocError::Unsupported(format!(
+                "{k} defines a value and jumps to {}, which has several predecessors",
+                succs[0]
+            )));
+        }
+        let needs_reg = ops.iter().any(|o| match o.constraint() {
+            OperandConstraint::Reg | OperandConstraint::Limit(_) => true,
+            OperandConstraint::FixedReg(r) => is_alloc(r),
+            _ => false,
+        });
+        if needs_reg || f.inst_clobbers(k).iter().any(|&r| is_alloc(r)) {
+            cold[succs[0].index()] = true;
+        }
+    }
+    Ok(cold)
+}
+
+/// A register operand waiting for the exact search.
+#[derive(Clone, Copy)]
+struct Want {
+    operand: usize,
+    slot: RegSlot,
+}
+
+pub struct Scan<'a> {
+    f: &'a Function,
+    layout: &'a Layout,
+    r: &'a Ranges,
+    pub parts: Vec<Part>,
+    pub first_part: Vec<u32>,
+    /// Per vreg: its part allocated last (the one covering the current
+    /// position, when the vreg is live there).
+    live_part: Vec<u32>,
+    /// Parts waiting for allocation, bucketed by the instruction where they
+    /// start (a linked list per bucket through `waiting_next`).
+    waiting: Vec<u32>,
+    waiting_next: Vec<u32>,
+    active: Vec<u32>,
+    inactive: Vec<u32>,
+    /// Per preg index: the active part in it, or `NONE`.
+    reg_part: Vec<u32>,
+    /// Per class: the registers with an active part, as a mask.
+    occ: [u64; 3],
+    /// Per part: for an active one, where its current range ends; for an
+    /// inactive one, where it is live again.
+    wake: Vec<u32>,
+    /// Known conflicts ahead, per preg index: `(position, owner)` from
+    /// clobbers and `fixed` operands, sorted. Owner `v + 1` is a use of `v`
+    /// (which `v` may share); `EXCLUSIVE` otherwise.
+    fixed: Vec<(u32, u32)>,
+    fixed_of: Vec<(u32, u32)>,
+    /// Allocatable registers per class, preferred first.
+    order: [Vec<PReg>; 3],
+    alloc_mask: [u64; 3],
+    cold: Vec<bool>,
+    hint: Vec<Option<PReg>>,
+    /// Union-find over vregs joined by block parameters, and the register
+    /// the group got first: members prefer it.
+    group: Vec<u32>,
+    group_reg: Vec<Option<PReg>>,
+    /// Operand locations; spill slots as [`slot_of`] placeholders.
+    pub allocs: Vec<Allocation>,
+    /// Whether the vreg has a spill slot (stored at its definition).
+    pub spilled: Vec<bool>,
+    // The instruction being processed: its early point, what its operands
+    // took at each point, and which registers it clobbers.
+    now: u32,
+    taken_e: [u64; 3],
+    taken_l: [u64; 3],
+    clob: [u64; 3],
+    own_e: Vec<u32>,
+    own_l: Vec<u32>,
+    want: [Vec<Want>; 3],
+    /// `(operand, alias)`: the alias reads the same value from the same
+    /// register.
+    aliases: Vec<(usize, usize)>,
+    reused: Vec<u32>,
+    victims: Vec<u32>,
+    part_limit: usize,
+    /// Temporary slots needed at once by one instruction, at most.
+    pub max_temps: usize,
+    /// Per linear slot, per class: every register an operand or a value
+    /// holds at the instruction (a superset of what is live at either of
+    /// its points). The moves before an instruction may use any other
+    /// allocatable register as scratch.
+    pub busy: Vec<[u64; 3]>,
+    /// Per linear slot, per class: the registers held by values' parts at
+    /// the instruction's early point.
+    pub held: Vec<[u64; 3]>,
+}
+
+impl<'a> Scan<'a> {
+    pub fn new(
+        f: &'a Function,
+        env: &MachineEnv,
+        layout: &'a Layout,
+        r: &'a Ranges,
+    ) -> Result<Scan<'a>, AllocError> {
+        let nv = f.num_vregs();
+        let mut order: [Vec<PReg>; 3] = Default::default();
+        let mut alloc_mask = [0u64; 3];
+        for c in RegClass::ALL {
+            order[c.index()] = env.allocatable(c).collect();
+            for r in env.allocatable(c) {
+                alloc_mask[c.index()] |= 1 << r.hw();
+            }
+        }
+        let mut parts = Vec::with_capacity(2 * nv);
+        let mut first_part = vec![NONE; nv];
+        let mut waiting = vec![NONE; layout.inst_at.len()];
+        let mut waiting_next = Vec::with_capacity(2 * nv);
+        for (v, first) in first_part.iter_mut().enumerate() {
+            let rs = r.of(v);
+            if let (Some(a), Some(b)) = (rs.first(), rs.last()) {
+                *first = parts.len() as u32;
+                let slot = (a.0 / 2) as usize;
+                waiting_next.push(waiting[slot]);
+                waiting[slot] = parts.len() as u32;
+                parts.push(Part {
+                    vreg: v as u32,
+                    start: a.0,
+                    end: b.1,
+                    loc: Loc::Unassigned,
+                    next: NONE,
+                });
+            }
+        }
+        let is_alloc = |p: PReg| alloc_mask[p.class().index()] & (1 << p.hw()) != 0;
+        let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
+        let mut reused = Vec::new();
+        for i in f.insts() {
+            let p = layout.pos[i.index()];
+            let ops = f.inst_operands(i);
+            mark_reused(ops, &mut reused);
+            for (k, op) in ops.iter().enumerate() {
+                let OperandConstraint::FixedReg(reg) = op.constraint() else {
+                    continue;
+                };
+                if !is_alloc(reg) {
+                    continue;
+                }
+                let v = op.vreg().index() as u32 + 1;
+                let (e, l) = match (op.kind(), op.pos()) {
+                    (OperandKind::Use, OperandPos::Early) if reused[k] != NONE => (v, EXCLUSIVE),
+                    (OperandKind::Use, OperandPos::Early) => (v, 0),
+                    (OperandKind::Use, OperandPos::Late) => (v, v),
+                    (OperandKind::Def, OperandPos::Late) => (0, EXCLUSIVE),
+                    (OperandKind::Def, OperandPos::Early) => (EXCLUSIVE, EXCLUSIVE),
+                };
+                if e != 0 {
+                    blocks.push((reg.index() as u32, p, e));
+                }
+                if l != 0 {
+                    blocks.push((reg.index() as u32, p + 1, l));
+                }
+            }
+            for &c in f.inst_clobbers(i) {
+                if is_alloc(c) {
+                    blocks.push((c.index() as u32, p + 1, EXCLUSIVE));
+                }
+            }
+        }
+        blocks.sort_unstable();
+        let mut fixed_of = vec![(0u32, 0u32); PReg::NUM_INDEX];
+        let mut k = 0;
+        for (reg, slot) in fixed_of.iter_mut().enumerate() {
+            let first = k as u32;
+            while k < blocks.len() && blocks[k].0 as usize == reg {
+                k += 1;
+            }
+            *slot = (first, k as u32);
+        }
+        let fixed = blocks.iter().map(|&(_, p, o)| (p, o)).collect();
+        let mut group: Vec<u32> = (0..nv as u32).collect();
+        for b in f.blocks() {
+            for (t, &s) in f.block_succs(b).iter().enumerate() {
+                for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                    let (x, y) = (find(&mut group, a.index()), find(&mut group, p.index()));
+                    group[x as usize] = y;
+                }
+            }
+        }
+        let part_limit = 8 * (f.num_operands() + nv + f.num_blocks()) + 64;
+        Ok(Scan {
+            f,
+            layout,
+            r,
+            parts,
+            first_part,
+            live_part: vec![NONE; nv],
+            waiting,
+            waiting_next,
+            active: Vec::new(),
+            inactive: Vec::new(),
+            reg_part: vec![NONE; PReg::NUM_INDEX],
+            occ: [0; 3],
+            wake: vec![NONE; nv],
+            fixed,
+            fixed_of,
+            order,
+            alloc_mask,
+            cold: cold_blocks(f, &alloc_mask)?,
+            hint: vec![None; nv],
+            group,
+            group_reg: vec![None; nv],
+            allocs: vec![Allocation::None; f.num_operands()],
+            spilled: vec![false; nv],
+            now: 0,
+            taken_e: [0; 3],
+            taken_l: [0; 3],
+            clob: [0; 3],
+            own_e: vec![0; PReg::NUM_INDEX],
+            own_l: vec![0; PReg::NUM_INDEX],
+            want: Default::default(),
+            aliases: Vec::new(),
+            reused,
+            victims: Vec::new(),
+            part_limit,
+            max_temps: 0,
+            busy: Vec::with_capacity(layout.inst_at.len()),
+            held: Vec::with_capacity(layout.inst_at.len()),
+        })
+    }
+
+    pub fn run(&mut self) -> Result<(), AllocError> {
+        for n in 0..self.layout.inst_at.len() {
+            self.instruction(self.layout.inst_at[n], 2 * n as u32)?;
+            if self.parts.len() > self.part_limit {
+                return Err(AllocError::Impossible(format!(
+                    "work bound exceeded ({} interval parts)",
+                    self.parts.len()
+                )));
+            }
+        }
+        debug_assert!(self.waiting.iter().all(|&w| w == NONE));
+        debug_assert!(self.parts.iter().all(|p| p.loc != Loc::Unassigned));
+        Ok(())
+    }
+
+    fn instruction(&mut self, i: Inst, now: u32) -> Result<(), AllocError> {
+        self.now = now;
+        self.taken_e = [0; 3];
+        self.taken_l = [0; 3];
+        self.clob = [0; 3];
+        for &c in self.f.inst_clobbers(i) {
+            self.clob[c.class().index()] |= 1 << c.hw();
+        }
+        self.advance();
+        let cold = self.layout.is_block_start(now) && self.cold[self.f.block_of(i).index()];
+        if cold {
+            self.victims.clear();
+            self.victims.extend_from_slice(&self.active);
+            for k in 0..self.victims.len() {
+                self.evict(self.victims[k], true);
+            }
+        } else {
+            self.split_at_uses(i);
+        }
+        self.drain(cold);
+        self.operands(i, cold)?;
+        self.busy
+            .push([0, 1, 2].map(|c| self.occ[c] | self.taken_e[c] | self.taken_l[c]));
+        self.held.push(self.occ);
+        Ok(())
+    }
+
+    #[inline]
+    fn covers(&self, p: u32, pos: u32) -> bool {
+        let x = &self.parts[p as usize];
+        x.start <= pos && pos < x.end && self.r.covers(x.vreg as usize, pos)
+    }
+
+    fn reg_of(&self, p: u32) -> PReg {
+        match self.parts[p as usize].loc {
+            Loc::Reg(r) => r,
+            _ => unreachable!("part {p} has no register"),
+        }
+    }
+
+    /// The end of the range of part `p` that contains `pos`.
+    fn range_end(&self, p: u32, pos: u32) -> u32 {
+        let x = self.parts[p as usize];
+        let rs = self.r.of(x.vreg as usize);
+        let k = rs.partition_point(|r| r.1 <= pos);
+        rs[k].1.min(x.end)
+    }
+
+    /// Moves parts between the active and inactive sets for `self.now`.
+    /// Each register part carries the position where its state next
+    /// changes (`wake`), so parts that stay put cost one comparison.
+    fn advance(&mut self) {
+        let now = self.now;
+        let mut k = 0;
+        while k < self.active.len() {
+            let p = self.active[k];
+            let x = self.parts[p as usize];
+            if now < self.wake[p as usize].min(x.end) {
+                k += 1;
+                continue;
+            }
+            self.active.swap_remove(k);
+            let r = self.reg_of(p);
+            self.reg_part[r.index()] = NONE;
+            self.occ[r.class().index()] &= !(1 << r.hw());
+            if let Some(next) = self.r.first_live(x.vreg as usize, now, x.end) {
+                self.wake[p as usize] = next;
+                self.inactive.push(p);
+            }
+        }
+        let mut k = 0;
+        while k < self.inactive.len() {
+            let p = self.inactive[k];
+            if self.parts[p as usize].end <= now {
+                self.inactive.swap_remove(k);
+            } else if self.wake[p as usize] <= now {
+                self.inactive.swap_remove(k);
+                if self.covers(p, now) {
+                    self.activate(p);
+                } else if let Some(next) = self.r.first_live(
+                    self.parts[p as usize].vreg as usize,
+                    now,
+                    self.parts[p as usize].end,
+                ) {
+                    self.wake[p as usize] = next;
+                    self.inactive.push(p);
+                }
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// Makes register part `p`, live at `self.now`, active.
+    fn activate(&mut self, p: u32) {
+        let r = self.reg_of(p);
+        debug_assert_eq!(self.reg_part[r.index()], NONE, "{r} doubly active");
+        self.reg_part[r.index()] = p;
+        self.occ[r.class().index()] |= 1 << r.hw();
+        self.wake[p as usize] = self.range_end(p, self.now);
+        self.active.push(p);
+    }
+
+    /// Whether active part `p` is still live at the late point.
+    #[inline]
+    fn live_late(&self, p: u32) -> bool {
+        self.now + 1 < self.wake[p as usize].min(self.parts[p as usize].end)
+    }
+
+    /// Splits part `p` at `at`: `p` keeps `[start, at)`, and the returned
+    /// new part (unassigned) takes the rest from where the vreg is next
+    /// live; `None` when it is not live again within `p`.
+    fn split(&mut self, p: u32, at: u32) -> Option<u32> {
+        let x = self.parts[p as usize];
+        debug_assert!(x.start < at);
+        if at >= x.end {
+            return None;
+        }
+        self.parts[p as usize].end = at;
+        let start = self.r.first_live(x.vreg as usize, at, x.end)?;
+        let t = self.parts.len() as u32;
+        if self.wake.len() <= t as usize {
+            self.wake.resize(t as usize + 1, NONE);
+        }
+        self.parts.push(Part {
+            vreg: x.vreg,
+            start,
+            end: x.end,
+            loc: Loc::Unassigned,
+            next: x.next,
+        });
+        self.parts[p as usize].next = t;
+        Some(t)
+    }
+
+    /// Takes active part `p` out of its register from `self.now` on: the
+    /// rest goes to the spill slot (`to_stack`) or back to the queue.
+    fn evict(&mut self, p: u32, to_stack: bool) {
+        let k = self.active.iter().position(|&a| a == p).unwrap();
+        self.active.swap_remove(k);
+        let r = self.reg_of(p);
+        self.reg_part[r.index()] = NONE;
+        self.occ[r.class().index()] &= !(1 << r.hw());
+        let rest = if self.parts[p as usize].start >= self.now {
+            self.parts[p as usize].loc = Loc::Unassigned;
+            Some(p)
+        } else {
+            self.split(p, self.now)
+        };
+        if let Some(t) = rest {
+            if to_stack {
+                self.set_stack(t);
+            } else {
+                self.enqueue(t);
+            }
+        }
+    }
+
+    fn set_stack(&mut self, p: u32) {
+        let x = &mut self.parts[p as usize];
+        x.loc = Loc::Stack;
+        self.spilled[x.vreg as usize] = true;
+        self.live_part[x.vreg as usize] = p;
+    }
+
+    fn set_reg(&mut self, p: u32, r: PReg) {
+        let v = self.parts[p as usize].vreg as usize;
+        self.parts[p as usize].loc = Loc::Reg(r);
+        self.activate(p);
+        self.live_part[v] = p;
+        let g = find(&mut self.group, v) as usize;
+        self.group_reg[g].get_or_insert(r);
+    }
+
+    /// Step 3: values in their slot that this instruction reads from a
+    /// register get a new part from here on.
+    fn split_at_uses(&mut self, i: Inst) {
+        let now = self.now;
+        for op in self.f.inst_operands(i) {
+            if !op.is_use() {
+                continue;
+            }
+            let fixed = match op.constraint() {
+                OperandConstraint::Reg | OperandConstraint::Limit(_) => None,
+                OperandConstraint::FixedReg(r) => Some(r),
+                _ => continue,
+            };
+            let v = op.vreg().index();
+            let p = self.live_part[v];
+            if p == NONE || self.parts[p as usize].loc != Loc::Stack {
+                continue;
+            }
+            if self.parts[p as usize].start < now && self.covers(p, now) {
+                if let Some(t) = self.split(p, now) {
+                    if fixed.is_some() {
+                        self.hint[v] = fixed;
+                    }
+                    self.enqueue(t);
+                }
+            }
+        }
+    }
+
+    /// Queues part `t` for allocation where it starts.
+    fn enqueue(&mut self, t: u32) {
+        let slot = (self.parts[t as usize].start / 2) as usize;
+        debug_assert!(slot as u32 >= self.now / 2);
+        self.waiting_next.resize(self.parts.len(), NONE);
+        self.waiting_next[t as usize] = self.waiting[slot];
+        self.waiting[slot] = t;
+    }
+
+    /// Step 4: allocates every queued part that starts here.
+    fn drain(&mut self, cold: bool) {
+        let slot = (self.now / 2) as usize;
+        while self.waiting[slot] != NONE {
+            let p = self.waiting[slot];
+            self.waiting[slot] = self.waiting_next[p as usize];
+            debug_assert_eq!(self.parts[p as usize].start, self.now);
+            self.live_part[self.parts[p as usize].vreg as usize] = p;
+            if cold || !self.try_free(p) {
+                if cold {
+                    self.set_stack(p);
+                } else {
+                    self.allocate_blocked(p);
+                }
+            }
+        }
+    }
+
+    /// Whether register `r` is unavailable to part `p` at the current
+    /// instruction (taken by an operand or clobbered where `p` is live).
+    fn blocked_now(&self, r: PReg, p: u32) -> bool {
+        let (c, bit) = (r.class().index(), 1u64 << r.hw());
+        let me = self.parts[p as usize].vreg + 1;
+        if self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me && self.covers(p, self.now) {
+            return true;
+        }
+        let late =
+            (self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me) || self.clob[c] & bit != 0;
+        late && self.covers(p, self.now + 1)
+    }
+
+    /// The first position where a known conflict (clobber, `fixed`
+    /// operand) in `r` meets part `p`.
+    fn first_fixed_conflict(&self, r: PReg, p: u32) -> u32 {
+        let x = self.parts[p as usize];
+        let (a, b) = self.fixed_of[r.index()];
+        let list = &self.fixed[a as usize..b as usize];
+        let k = list.partition_point(|e| e.0 < x.start);
+        for &(pos, owner) in &list[k..] {
+            if pos >= x.end {
+                break;
+            }
+            if owner != x.vreg + 1 && self.r.covers(x.vreg as usize, pos) {
+                return pos;
+            }
+        }
+        u32::MAX
+    }
+
+    /// How long register `r` stays free for part `p` (from its start).
+    fn free_until(&self, r: PReg, p: u32) -> u32 {
+        if self.reg_part[r.index()] != NONE || self.blocked_now(r, p) {
+            return 0;
+        }
+        let x = self.parts[p as usize];
+        let mut until = x.end;
+        for &q in &self.inactive {
+            let y = self.parts[q as usize];
+            if y.loc == Loc::Reg(r) {
+                if let Some(o) = self.r.first_overlap(
+                    x.vreg as usize,
+                    (x.start, x.end),
+                    y.vreg as usize,
+                    (y.start, y.end),
+                    x.start,
+                ) {
+                    until = until.min(o);
+                }
+            }
+        }
+        until.min(self.first_fixed_conflict(r, p))
+    }
+
+    fn hint_of(&mut self, v: usize) -> Option<PReg> {
+        let g = find(&mut self.group, v) as usize;
+        self.hint[v].or(self.group_reg[g])
+    }
+
+    /// How long each register of part `p`'s class stays free for it, by
+    /// hardware number: one pass over the inactive parts.
+    fn free_until_all(&self, p: u32, until: &mut [u32; 64]) {
+        let x = self.parts[p as usize];
+        let c = self.r.class[x.vreg as usize].index();
+        for &r in &self.order[c] {
+            until[r.hw()] = if self.reg_part[r.index()] != NONE || self.blocked_now(r, p) {
+                0
+            } else {
+                x.end
+            };
+        }
+        for &q in &self.inactive {
+            let y = self.parts[q as usize];
+            let Loc::Reg(r) = y.loc else { continue };
+            if r.class().index() != c || until[r.hw()] <= x.start {
+                continue;
+            }
+            if let Some(o) = self.r.first_overlap(
+                x.vreg as usize,
+                (x.start, x.end),
+                y.vreg as usize,
+                (y.start, y.end),
+                x.start,
+            ) {
+                until[r.hw()] = until[r.hw()].min(o);
+            }
+        }
+        for &r in &self.order[c] {
+            if until[r.hw()] > x.start {
+                until[r.hw()] = until[r.hw()].min(self.first_fixed_conflict(r, p));
+            }
+        }
+    }
+
+    /// Gives part `p` a register free for its whole life or a prefix of it.
+    fn try_free(&mut self, p: u32) -> bool {
+        let x = self.parts[p as usize];
+        let c = self.r.class[x.vreg as usize].index();
+        let mut until = [0u32; 64];
+        self.free_until_all(p, &mut until);
+        if let Some(h) = self.hint_of(x.vreg as usize) {
+            if h.class().index() == c
+                && self.alloc_mask[c] & (1 << h.hw()) != 0
+                && until[h.hw()] >= x.end
+            {
+                self.set_reg(p, h);
+                return true;
+            }
+        }
+        let mut best: Option<(PReg, u32)> = None;
+        for &r in &self.order[c] {
+            let u = until[r.hw()];
+            if best.is_none_or(|b| u > b.1) {
+                best = Some((r, u));
+                if u >= x.end {
+                    break;
+                }
+            }
+        }
+        let Some((r, until)) = best else { return false };
+        if until >= x.end {
+            self.set_reg(p, r);
+            return true;
+        }
+        let at = until & !1;
+        if at <= x.start {
+            return false;
+        }
+        self.set_reg(p, r);
+        if let Some(t) = self.split(p, at) {
+            self.enqueue(t);
+        }
+        true
+    }
+
+    /// No register is free: evict the active part whose next use is
+    /// farthest, unless part `p`'s own next use is farther still (then `p`
+    /// waits in its slot). Parts read by the current instruction are never
+    /// evicted here.
+    fn allocate_blocked(&mut self, p: u32) {
+        let x = self.parts[p as usize];
+        let c = self.r.class[x.vreg as usize].index();
+        let mine = self.r.next_use(x.vreg as usize, x.start);
+        let mut best: Option<(PReg, u32)> = None;
+        for &r in &self.order[c] {
+            let occ = self.reg_part[r.index()];
+            if occ == NONE || self.blocked_now(r, p) {
+                continue;
+            }
+            let next = self
+                .r
+                .next_use(self.parts[occ as usize].vreg as usize, self.now);
+            if next < self.now + 2 {
+                continue;
+            }
+            if best.is_none_or(|b| next > b.1) {
+                best = Some((r, next));
+            }
+        }
+        match best {
+            Some((r, next)) if mine < next => {
+                self.evict(self.reg_part[r.index()], true);
+                let until = self.free_until(r, p);
+                let at = until & !1;
+                if until < x.end && at <= x.start {
+                    self.set_stack(p);
+                    return;
+                }
+                self.set_reg(p, r);
+                if until < x.end {
+                    if let Some(t) = self.split(p, at) {
+                        self.enqueue(t);
+                    }
+                }
+            }
+            _ => self.set_stack(p),
+        }
+    }
+
+    /// Per class, the registers held by active parts at the early point and
+    /// at the late point. Only a value read early for the last time here
+    /// leaves its register between the two.
+    fn occupied(&self, i: Inst) -> [(u64, u64); 3] {
+        let mut occ = [0, 1, 2].map(|c| (self.occ[c], self.occ[c]));
+        for op in self.f.inst_operands(i) {
+            if !op.is_use() || op.pos() != OperandPos::Early {
+                continue;
+            }
+            let p = self.live_part[op.vreg().index()];
+            if let Loc::Reg(r) = self.parts[p as usize].loc {
+                if self.reg_part[r.index()] == p && !self.live_late(p) {
+                    occ[r.class().index()].1 &= !(1 << r.hw());
+                }
+            }
+        }
+        occ
+    }
+
+    /// Step 5: the instruction's operands.
+    fn operands(&mut self, i: Inst, cold: bool) -> Result<(), AllocError> {
+        let f = self.f;
+        let ops = f.inst_operands(i);
+        let base = f.inst_operand_range(i).start;
+        mark_reused(ops, &mut self.reused);
+        for (k, op) in ops.iter().enumerate() {
+            if let OperandConstraint::Reuse(t) = op.constraint() {
+                if self.reused[t] != k as u32 {
+                    return Err(AllocError::Impossible(format!(
+                        "{i}: two defs reuse operand {t}, so both would be written to one location"
+                    )));
+                }
+            }
+        }
+        let occupied = self.occupied(i);
+        // Reads of one value are first merged into one register slot; if
+        // that makes the search fail, it runs again with every operand apart.
+        let mut hws_of: [Vec<usize>; 3] = Default::default();
+        for merge in [true, false] {
+            for w in &mut self.want {
+                w.clear();
+            }
+            self.aliases.clear();
+            for (k, op) in ops.iter().enumerate() {
+                let c = op.class().index();
+                let mut candidates = match op.constraint() {
+                    OperandConstraint::NonAlloc(r) => {
+                        self.allocs[base + k] = Allocation::Reg(r);
+                        continue;
+                    }
+                    OperandConstraint::FixedReg(r) if self.alloc_mask[c] & (1 << r.hw()) == 0 => {
+                        self.allocs[base + k] = Allocation::Reg(r);
+                        continue;
+                    }
+                    OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
+                    OperandConstraint::Reg => self.alloc_mask[c],
+                    OperandConstraint::Limit(n) => self.alloc_mask[c] & low_mask(n as usize),
+                    OperandConstraint::Reuse(_)
+                    | OperandConstraint::Any
+                    | OperandConstraint::Stack => continue,
+                };
+                let (early, late) = if op.is_use() {
+                    (true, op.pos() == OperandPos::Late || self.reused[k] != NONE)
+                } else {
+                    (op.pos() == OperandPos::Early, true)
+                };
+                if late {
+                    candidates &= !self.clob[c];
+                }
+                let mut prefer = [0u64; 2];
+                if op.is_use() {
+                    if let Loc::Reg(r) = self.parts[self.live_part[op.vreg().index()] as usize].loc
+                    {
+                        if r.class().index() == c {
+                            prefer[0] = 1 << r.hw();
+                        }
+                    }
+                } else if let Some(h) = self.hint_of(op.vreg().index()) {
+                    if h.class().index() == c {
+                        prefer[0] = 1 << h.hw();
+                    }
+                }
+                let (occ_e, occ_l) = occupied[c];
+                prefer[1] = !((if early { occ_e } else { 0 }) | (if late { occ_l } else { 0 }));
+                // Several reads of one value (`a = a + a`) share a register when
+                // their constraints allow.
+                if op.is_use() && merge {
+                    // Not when a reused input would share with a read that lasts
+                    // past the early point (the def overwrites it there).
+                    let reused = &self.reused;
+                    let aliases = &self.aliases;
+                    let me_reused = reused[k] != NONE;
+                    let me_late = op.pos() == OperandPos::Late;
+                    let same = self.want[c].iter_mut().find(|w| {
+                        let o = ops[w.operand];
+                        let group = || {
+                            std::iter::once(w.operand)
+                                .chain(aliases.iter().filter(|a| a.0 == w.operand).map(|a| a.1))
+                        };
+                        let other_reused = group().any(|x| reused[x] != NONE);
+                        let other_late = group().any(|x| ops[x].pos() == OperandPos::Late);
+                        o.is_use()
+                            && o.vreg() == op.vreg()
+                            && w.slot.candidates & candidates != 0
+                            && !(other_reused && (me_reused || me_late))
+                            && !(me_reused && other_late)
+                    });
+                    if let Some(w) = same {
+                        w.slot.candidates &= candidates;
+                        w.slot.early |= early;
+                        w.slot.late |= late;
+                        self.aliases.push((w.operand, k));
+                        continue;
+                    }
+                }
+                self.want[c].push(Want {
+                    operand: k,
+                    slot: RegSlot {
+                        candidates,
+                        early,
+                        late,
+                        prefer,
+                    },
+                });
+            }
+            let solved = (0..3).all(|c| {
+                let slots: Vec<RegSlot> = self.want[c].iter().map(|w| w.slot).collect();
+                match assign(&slots, 0, 0) {
+                    Some(h) => {
+                        hws_of[c] = h;
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if solved {
+                break;
+            }
+            if !merge {
+                let c = (0..3)
+                    .find(|&c| {
+                        assign(
+                            &self.want[c].iter().map(|w| w.slot).collect::<Vec<_>>(),
+                            0,
+                            0,
+                        )
+                        .is_none()
+                    })
+                    .unwrap_or(0);
+                return Err(AllocError::Impossible(format!(
+                    "{i}: its {} operands cannot all get registers at once",
+                    RegClass::from_index(c)
+                )));
+            }
+        }
+        for c in 0..3 {
+            let hws = std::mem::take(&mut hws_of[c]);
+            for (w, hw) in self.want[c].iter().zip(hws) {
+                let op = ops[w.operand];
+                let r = PReg::new(hw, RegClass::from_index(c));
+                self.allocs[base + w.operand] = Allocation::Reg(r);
+                let v = op.vreg().index() as u32 + 1;
+                if w.slot.early {
+                    self.taken_e[c] |= 1 << hw;
+                    self.own_e[r.index()] = if op.is_use() { v } else { EXCLUSIVE };
+                }
+                if w.slot.late {
+                    self.taken_l[c] |= 1 << hw;
+                    let reused = self.reused[w.operand] != NONE
+                        || self
+                            .aliases
+                            .iter()
+                            .any(|&(k, a)| k == w.operand && self.reused[a] != NONE);
+                    self.own_l[r.index()] = if op.is_use() && !reused { v } else { EXCLUSIVE };
+                }
+                if op.is_def() {
+                    self.hint[op.vreg().index()] = Some(r);
+                }
+            }
+        }
+        for &(k, alias) in &self.aliases {
+            self.allocs[base + alias] = self.allocs[base + k];
+        }
+        // Parts in the way of the operands move out.
+        self.victims.clear();
+        for &p in &self.active {
+            let r = self.reg_of(p);
+            let (c, bit) = (r.class().index(), 1u64 << r.hw());
+            let me = self.parts[p as usize].vreg + 1;
+            let early = self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me;
+            let late = ((self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me)
+                || self.clob[c] & bit != 0)
+                && self.live_late(p);
+            if early || late {
+                self.victims.push(p);
+            }
+        }
+        for k in 0..self.victims.len() {
+            self.evict(self.victims[k], false);
+        }
+        self.drain(cold);
+        // A branch whose edge moves run before it (into a join) reads its
+        // `any` and `stack` operands from memory: the moves may fill any
+        // register that is not cold (see `cold_blocks`). It must not read a
+        // parameter of that join from the parameter's slot either: the moves
+        // have already filled it with the next value. It reads a temporary
+        // copy instead.
+        let b = f.block_of(i);
+        let succs = f.block_succs(b);
+        let edge_before =
+            f.is_branch(i) && succs.len() == 1 && cfg::effective_preds(f, succs[0]) > 1;
+        let join_params = if edge_before {
+            f.block_params(succs[0])
+        } else {
+            &[]
+        };
+        let regs_safe = edge_before && self.cold[succs[0].index()];
+        let mut temps = 0;
+        let occupied = self.occupied(i);
+        // Operands without register needs, and reuse defs.
+        for (k, op) in ops.iter().enumerate() {
+            let v = op.vreg().index();
+            let c = op.class().index();
+            match op.constraint() {
+                OperandConstraint::Any | OperandConstraint::Stack
+                    if op.is_use() && self.reused[k] != NONE =>
+                {
+                    // The def overwrites the reused location: give the pair
+                    // the def's own slot, filled with a copy of the input.
+                    let w = ops[self.reused[k] as usize].vreg().index();
+                    self.allocs[base + k] = slot_of(w);
+                    self.spilled[w] = true;
+                }
+                OperandConstraint::Stack | OperandConstraint::Any
+                    if op.is_use() && join_params.contains(&op.vreg()) =>
+                {
+                    self.allocs[base + k] = match self.parts[self.live_part[v] as usize].loc {
+                        Loc::Reg(r) if op.constraint() == OperandConstraint::Any && regs_safe => {
+                            Allocation::Reg(r)
+                        }
+                        _ => {
+                            temps += 1;
+                            self.max_temps = self.max_temps.max(temps);
+                            slot_of(f.num_vregs() + temps - 1)
+                        }
+                    };
+                }
+                OperandConstraint::Stack => {
+                    self.allocs[base + k] = slot_of(v);
+                    self.spilled[v] = true;
+                }
+                OperandConstraint::Any if op.is_use() => {
+                    self.allocs[base + k] = match self.parts[self.live_part[v] as usize].loc {
+                        Loc::Reg(r) if !edge_before || regs_safe => Allocation::Reg(r),
+                        _ => {
+                            self.spilled[v] = true;
+                            slot_of(v)
+                        }
+                    };
+                }
+                OperandConstraint::Any => {
+                    let (occ_e, occ_l) = occupied[c];
+                    let early = op.pos() == OperandPos::Early;
+                    let mut free = self.alloc_mask[c] & !(self.taken_l[c] | self.clob[c] | occ_l);
+                    if early {
+                        free &= !(self.taken_e[c] | occ_e);
+                    }
+                    let pick = match self.hint_of(v) {
+                        Some(h) if h.class().index() == c && free & (1 << h.hw()) != 0 => Some(h),
+                        _ => self.order[c]
+                            .iter()
+                            .copied()
+                            .find(|r| free & (1 << r.hw()) != 0),
+                    };
+                    self.allocs[base + k] = match pick {
+                        Some(r) => {
+                            self.taken_l[c] |= 1 << r.hw();
+                            self.own_l[r.index()] = EXCLUSIVE;
+                            if early {
+                                self.taken_e[c] |= 1 << r.hw();
+                                self.own_e[r.index()] = EXCLUSIVE;
+                            }
+                            self.hint[v] = Some(r);
+                            Allocation::Reg(r)
+                        }
+                        None => {
+                            self.spilled[v] = true;
+                            slot_of(v)
+                        }
+                    };
+                }
+                _ => {}
+            }
+        }
+        for (k, op) in ops.iter().enumerate() {
+            if let OperandConstraint::Reuse(t) = op.constraint() {
+                self.allocs[base + k] = self.allocs[base + t];
+                if let Allocation::Reg(r) = self.allocs[base + t] {
+                    self.hint[op.vreg().index()] = Some(r);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `reused[k]` = the def operand reusing operand `k`, or `NONE`.
+fn mark_reused(ops: &[crate::operand::Operand], reused: &mut Vec<u32>) {
+    reused.clear();
+    reused.resize(ops.len(), NONE);
+    for (k, op) in ops.iter().enumerate() {
+        if let OperandConstraint::Reuse(t) = op.constraint() {
+            if reused[t] == NONE {
+                reused[t] = k as u32;
+            } else {
+                reused[t] = EXCLUSIVE - 1;
+            }
+        }
+    }
+}
+
+fn find(group: &mut [u32], v: usize) -> u32 {
+    let mut x = v as u32;
+    while group[x as usize] != x {
+        let up = group[group[x as usize] as usize];
+        group[x as usize] = up;
+        x = up;
+    }
+    x
+}
+
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
