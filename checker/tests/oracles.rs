@@ -224,6 +224,23 @@ fn regression_corpus_passes_every_allocator_and_both_oracles() {
             "{}: the first line names the bug",
             path.display()
         );
+        let fails = src
+            .lines()
+            .find_map(|l| l.strip_prefix("# Fails without the fix: allocator "))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: no `# Fails without the fix: allocator NAME, oracle ...` line",
+                    path.display()
+                )
+            });
+        assert!(
+            allocator::allocators()
+                .iter()
+                .any(|a| fails.starts_with(&format!("{},", a.name())))
+                && fails.contains("oracle"),
+            "{}: the Fails line names a registered allocator and an oracle",
+            path.display()
+        );
         let (case, _) = parse_and_validate(src.as_bytes())
             .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
         for a in allocator::allocators() {

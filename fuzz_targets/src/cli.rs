@@ -3,7 +3,7 @@
 
 use allocator::text::parse_and_validate;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Reads a case file, or reports `FILE: cannot read: ...`.
 pub fn read_file(path: &Path, out: &mut dyn Write) -> Option<Vec<u8>> {
@@ -119,18 +119,15 @@ pub fn expand_inputs(paths: &[impl AsRef<Path>]) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// Runs one input through a target, turning a panic into its message.
-pub fn run_one(target: &crate::Target, data: &[u8]) -> Result<(), String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (target.run)(data))).map_err(|e| {
-        e.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "panic with a non-string payload".into())
-    })
+/// Runs one input through a target: its failure, if any.
+pub fn run_one(target: &crate::Target, data: &[u8]) -> Result<(), crate::failure::Failure> {
+    target.failure(data).map_or(Ok(()), Err)
 }
 
 /// `rafuzz run TARGET FILE...`: replays raw inputs (files, or every file of a
-/// directory) through one target; status 1 if any of them fails.
+/// directory) through one target; a `.ra` file is a case, run through the
+/// target's case check (targets that run on generated cases only). Status
+/// 1 if any of them fails.
 pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32 {
     let Some(t) = crate::target_by_name(target) else {
         let _ = writeln!(out, "no target named `{target}` (see `rafuzz list`)");
@@ -139,15 +136,35 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
     let inputs = expand_inputs(files);
     let (mut ok, mut failed) = (0, 0);
     for path in &inputs {
-        let Some(data) = read_file(path, out) else {
-            failed += 1;
-            continue;
-        };
-        match run_one(&t, &data) {
-            Ok(()) => ok += 1,
-            Err(msg) => {
+        let result = if path.extension().is_some_and(|e| e == "ra") {
+            let Some((case, _)) = load_case(path, out) else {
                 failed += 1;
-                let _ = writeln!(out, "{}: FAILED: {msg}", path.display());
+                continue;
+            };
+            match t.case_failure(&case) {
+                Some(found) => found.map_or(Ok(()), Err),
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "{}: target `{target}` does not run on cases",
+                        path.display()
+                    );
+                    failed += 1;
+                    continue;
+                }
+            }
+        } else {
+            let Some(data) = read_file(path, out) else {
+                failed += 1;
+                continue;
+            };
+            run_one(&t, &data)
+        };
+        match result {
+            Ok(()) => ok += 1,
+            Err(f) => {
+                failed += 1;
+                let _ = writeln!(out, "{}: FAILED: {f}", path.display());
             }
         }
     }
@@ -287,8 +304,15 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
 }
 
 /// `rafuzz fuzz`: runs the built-in engine, prints the final table and each
-/// finding with its replay command; status 1 if anything was found.
-pub fn fuzz(opts: &crate::engine::Options, stats: bool, out: &mut dyn Write) -> i32 {
+/// finding with its replay command; status 1 if anything was found. Each
+/// distinct failure (target and signature) is reduced for at most
+/// `reduce_time` (unless `None`) and saved beside its input.
+pub fn fuzz(
+    opts: &crate::engine::Options,
+    stats: bool,
+    reduce_time: Option<std::time::Duration>,
+    out: &mut dyn Write,
+) -> i32 {
     let mut log = std::io::stderr();
     let report = crate::engine::fuzz(opts, &mut log);
     let secs = report.elapsed.as_secs_f64().max(1e-9);
@@ -309,28 +333,288 @@ pub fn fuzz(opts: &crate::engine::Options, stats: bool, out: &mut dyn Write) -> 
             let _ = writeln!(out, "\n{}:\n{}", t.name, stats());
         }
     }
+    // Each distinct failure is reduced once; repeats point to the first.
+    let mut reduced: Vec<(&str, crate::failure::Signature, PathBuf)> = Vec::new();
     for f in &report.findings {
         let _ = writeln!(
             out,
             "\nFOUND in {}: {}",
             f.target,
-            f.message.lines().next().unwrap_or("")
+            f.failure.to_string().lines().next().unwrap_or("")
         );
-        let _ = writeln!(out, "  input: {}", f.path.display());
-        if f.path.with_extension("ra").exists() {
-            let _ = writeln!(out, "  case:  {}", f.path.with_extension("ra").display());
+        let _ = writeln!(out, "  input:   {}", f.path.display());
+        let case = f.path.with_extension("ra");
+        if case.exists() {
+            let _ = writeln!(out, "  case:    {}", case.display());
+        }
+        let _ = writeln!(out, "  message: {}", f.path.with_extension("txt").display());
+        let mut replay = f.path.clone();
+        let same = reduced
+            .iter()
+            .find(|(t, s, _)| *t == f.target && *s == f.failure.signature);
+        if let Some((_, _, path)) = same {
+            let _ = writeln!(out, "  same failure as: {}", path.display());
+            replay = path.clone();
+        } else if let Some(limit) = reduce_time {
+            let target = opts
+                .targets
+                .iter()
+                .find(|t| t.name == f.target)
+                .expect("findings come from the campaign's targets");
+            let input = std::fs::read(&f.path).unwrap_or_default();
+            let ropts = crate::reduce::Options {
+                time_limit: Some(limit),
+                ..Default::default()
+            };
+            match crate::reduce::reduce_input(target, &crate::reduce::Input::Bytes(input), &ropts) {
+                Ok(o) => {
+                    let path = reduced_path(&f.path);
+                    let path = write_reduced(&o, &path, &f.path, target.name);
+                    let _ = writeln!(
+                        out,
+                        "  reduced: {} ({}, {:.1} s)",
+                        path.display(),
+                        describe(&o.reduced),
+                        o.stats.elapsed.as_secs_f64()
+                    );
+                    replay = path;
+                }
+                Err(e) => {
+                    let _ = writeln!(out, "  not reduced: {e}");
+                }
+            }
+            reduced.push((f.target, f.failure.signature.clone(), replay.clone()));
         }
         let _ = writeln!(
             out,
-            "  full message: {}",
-            f.path.with_extension("txt").display()
-        );
-        let _ = writeln!(
-            out,
-            "  replay: rafuzz run {} {}",
+            "  replay:  rafuzz run {} {}",
             f.target,
-            f.path.display()
+            replay.display()
         );
     }
     i32::from(!report.findings.is_empty())
+}
+
+/// Where the reduced form of `input` goes by default: `X.ra` becomes
+/// `X.reduced.ra`, anything else `X.reduced.ra` (a case) or `X.reduced`
+/// (bytes; the extension is fixed by [`write_reduced`]).
+fn reduced_path(input: &Path) -> PathBuf {
+    let stem = match input.extension() {
+        Some(e) if e == "ra" => input.with_extension(""),
+        _ => input.to_path_buf(),
+    };
+    let mut s = stem.into_os_string();
+    s.push(".reduced.ra");
+    PathBuf::from(s)
+}
+
+/// Size of an input, in words.
+fn describe(i: &crate::reduce::Input) -> String {
+    match i {
+        crate::reduce::Input::Case(c) => format!(
+            "{} insts, {} blocks",
+            c.func.num_insts(),
+            c.func.num_blocks()
+        ),
+        crate::reduce::Input::Bytes(b) => format!("{} bytes", b.len()),
+    }
+}
+
+/// Writes the reduced input to `path` (a case with a header naming the
+/// failure and the replay command; bytes under `path` without its `.ra`)
+/// and returns where it went.
+fn write_reduced(o: &crate::reduce::Outcome, path: &Path, from: &Path, target: &str) -> PathBuf {
+    match &o.reduced {
+        crate::reduce::Input::Case(c) => {
+            let text = format!(
+                "# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# Fails {target} with: {}\n# Replay: rafuzz run {target} {}\n{}",
+                from.display(),
+                describe(&o.original),
+                describe(&o.reduced),
+                o.signature,
+                path.display(),
+                allocator::text::print(c)
+            );
+            let _ = std::fs::write(path, text);
+            path.to_path_buf()
+        }
+        crate::reduce::Input::Bytes(b) => {
+            let p = path.with_extension("");
+            let _ = std::fs::write(&p, b);
+            p
+        }
+    }
+}
+
+/// What `rafuzz reduce` keeps candidates for.
+pub enum ReduceBy {
+    /// The failure signature of a fuzz target.
+    Target(String),
+    /// An allocator judged by one or both oracles.
+    Allocator(String, crate::judge::Oracles),
+    /// An outside command that gets the candidate's path and exits 0 to
+    /// keep it.
+    Predicate(String),
+}
+
+/// Reads FILE as a case (a `.ra` file, or any file that parses as one
+/// when `must_be_case`) or as raw bytes.
+fn read_input(
+    path: &Path,
+    must_be_case: bool,
+    out: &mut dyn Write,
+) -> Option<crate::reduce::Input> {
+    if must_be_case || path.extension().is_some_and(|e| e == "ra") {
+        let (mut case, _) = load_case(path, out)?;
+        case.output = None;
+        if !crate::reduce::is_candidate(&case) {
+            let _ = writeln!(
+                out,
+                "{}: the case breaks a feasibility rule; the reducer only works on feasible cases",
+                path.display()
+            );
+            return None;
+        }
+        return Some(crate::reduce::Input::Case(Box::new(case)));
+    }
+    read_file(path, out).map(crate::reduce::Input::Bytes)
+}
+
+/// Runs `sh -c 'CMD "$1"'` on the case written to a fresh file: whether
+/// it exits 0.
+fn outside_predicate(cmd: &str, dir: &Path, case: &allocator::Case) -> bool {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("candidate-{n}.ra"));
+    if std::fs::write(&path, allocator::text::print(case)).is_err() {
+        return false;
+    }
+    let ok = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{cmd} \"$1\""))
+        .arg("sh")
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let _ = std::fs::remove_file(&path);
+    ok
+}
+
+/// `rafuzz reduce (--target T | --allocator NAME [--oracle O] | --predicate
+/// CMD) FILE [-o OUT] [--jobs N] [--time SECONDS]`: shrinks a failing input
+/// to a small one that fails the same way, writes it, and prints its size,
+/// its failure and the command that replays it. Status 0 when reduced, 1
+/// when the input does not fail, 2 on a usage error.
+pub fn reduce(
+    by: &ReduceBy,
+    file: &Path,
+    output: Option<&Path>,
+    opts: &crate::reduce::Options,
+    out: &mut dyn Write,
+) -> i32 {
+    use crate::reduce::{Input, Outcome};
+    let (target, outcome) = match by {
+        ReduceBy::Target(name) => {
+            let Some(t) = crate::target_by_name(name) else {
+                let _ = writeln!(out, "no target named `{name}` (see `rafuzz list`)");
+                return 2;
+            };
+            let Some(input) = read_input(file, false, out) else {
+                return 1;
+            };
+            (
+                t.name.to_string(),
+                crate::reduce::reduce_input(&t, &input, opts),
+            )
+        }
+        ReduceBy::Allocator(name, oracles) => {
+            let Some(a) = crate::allocator_by_name(name) else {
+                let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
+                return 2;
+            };
+            let Some(Input::Case(case)) = read_input(file, true, out) else {
+                return 1;
+            };
+            let judge =
+                |c: &allocator::Case| crate::judge::allocate_and_judge(a, c, *oracles).err();
+            let outcome = match judge(&case) {
+                None => Err(format!("{name}'s allocation of the case passes")),
+                Some(f) => {
+                    let sig = f.signature;
+                    let keep = |c: &allocator::Case| judge(c).is_some_and(|f| f.signature == sig);
+                    let (reduced, stats) = crate::reduce::reduce_case(&case, &keep, opts);
+                    Ok(Outcome {
+                        signature: sig,
+                        original: Input::Case(case),
+                        reduced: Input::Case(Box::new(reduced)),
+                        stats,
+                    })
+                }
+            };
+            (format!("{name}_checker"), outcome)
+        }
+        ReduceBy::Predicate(cmd) => {
+            let Some(Input::Case(case)) = read_input(file, true, out) else {
+                return 1;
+            };
+            let dir = std::env::temp_dir().join(format!("rafuzz-reduce-{}", std::process::id()));
+            let _ = std::fs::create_dir_all(&dir);
+            let keep = |c: &allocator::Case| outside_predicate(cmd, &dir, c);
+            let outcome = if keep(&case) {
+                let (reduced, stats) = crate::reduce::reduce_case(&case, &keep, opts);
+                Ok(Outcome {
+                    signature: crate::failure::Signature::new(
+                        None,
+                        crate::failure::Oracle::Predicate,
+                        cmd,
+                    ),
+                    original: Input::Case(case),
+                    reduced: Input::Case(Box::new(reduced)),
+                    stats,
+                })
+            } else {
+                Err(format!(
+                    "the predicate does not hold for {}",
+                    file.display()
+                ))
+            };
+            let _ = std::fs::remove_dir_all(&dir);
+            (String::new(), outcome)
+        }
+    };
+    let o = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            let _ = writeln!(out, "{}: {e}", file.display());
+            return 1;
+        }
+    };
+    let path = output.map_or_else(|| reduced_path(file), Path::to_path_buf);
+    let path = write_reduced(&o, &path, file, &target);
+    let st = &o.stats;
+    let _ = writeln!(out, "failure: {}", o.signature);
+    let _ = writeln!(out, "before:  {}", describe(&o.original));
+    let _ = writeln!(
+        out,
+        "after:   {} ({} candidates tried, {} kept, {} invalid skipped, {:.2} s, {} threads{})",
+        describe(&o.reduced),
+        st.tried,
+        st.kept,
+        st.invalid,
+        st.elapsed.as_secs_f64(),
+        opts.jobs,
+        if st.timed_out {
+            ", stopped by --time"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(out, "wrote:   {}", path.display());
+    if !target.is_empty() {
+        let _ = writeln!(out, "replay:  rafuzz run {target} {}", path.display());
+    }
+    0
 }

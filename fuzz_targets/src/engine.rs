@@ -7,6 +7,7 @@
 //! interrupted campaign never leaves half a file) and reported with the
 //! command that replays it.
 
+use crate::failure::Failure;
 use crate::features;
 use crate::Target;
 use rand::{Rng, RngCore, SeedableRng};
@@ -45,12 +46,12 @@ impl std::fmt::Debug for Target {
     }
 }
 
-/// A finding: where it was saved and what the target said.
+/// A finding: where its input was saved and what the target found.
 #[derive(Clone, Debug)]
 pub struct Finding {
     pub target: &'static str,
     pub path: PathBuf,
-    pub message: String,
+    pub failure: Failure,
 }
 
 /// Per-target state shared by the workers.
@@ -73,31 +74,8 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-thread_local! {
-    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Installs a panic hook that records the message for the engine instead
-/// of printing it (the engine prints findings itself).
-fn quiet_panics() {
-    std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "panic".into());
-        let loc = info
-            .location()
-            .map(|l| format!(" (at {}:{})", l.file(), l.line()))
-            .unwrap_or_default();
-        LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{msg}{loc}")));
-    }));
-}
-
 /// Runs the campaign; progress goes to `log`.
 pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
-    quiet_panics();
     let start = Instant::now();
     let shared: Vec<Arc<Shared>> = opts
         .targets
@@ -229,25 +207,18 @@ fn worker(
             .expect("at least one target");
         let input = make_input(&mut rng, s, opts.max_len);
         feats.clear();
-        let run = &s.target.run;
         let t0 = Instant::now();
-        let result = features::collect(&mut feats, || {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&input)))
-        });
+        let result = features::collect(&mut feats, || s.target.failure(&input));
         s.nanos
             .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
         s.execs.fetch_add(1, Ordering::Relaxed);
-        if let Err(payload) = result {
-            let message = LAST_PANIC
-                .with(|p| p.borrow_mut().take())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
+        if let Some(failure) = result {
             s.findings.fetch_add(1, Ordering::Relaxed);
-            let path = save_finding(&opts.artifacts, &s.target, &input, &message);
+            let path = save_finding(&opts.artifacts, &s.target, &input, &failure);
             findings.lock().unwrap().push(Finding {
                 target: s.target.name,
                 path,
-                message,
+                failure,
             });
             if !opts.keep_going {
                 stop.store(true, Ordering::Relaxed);
@@ -348,13 +319,17 @@ pub fn mutate(rng: &mut impl Rng, v: &mut Vec<u8>, other: &[u8]) {
 /// Writes the input (and, when the target's input makes a case, the case
 /// as text) under `artifacts/<target>/crash-<hash>`, through a temporary
 /// name and a rename.
-fn save_finding(dir: &Path, t: &Target, input: &[u8], message: &str) -> PathBuf {
+fn save_finding(dir: &Path, t: &Target, input: &[u8], failure: &Failure) -> PathBuf {
     let d = dir.join(t.name);
     let name = format!("crash-{:016x}", hash(input));
     write_atomically(&d, &name, input);
-    write_atomically(&d, &format!("{name}.txt"), message.as_bytes());
+    write_atomically(&d, &format!("{name}.txt"), failure.to_string().as_bytes());
     if let Some(case) = (t.case_of)(input) {
-        write_atomically(&d, &format!("{name}.ra"), case.as_bytes());
+        write_atomically(
+            &d,
+            &format!("{name}.ra"),
+            allocator::text::print(&case).as_bytes(),
+        );
     }
     d.join(name)
 }
@@ -370,7 +345,7 @@ fn hash(input: &[u8]) -> u64 {
 
 /// Writes `dir/name` through a temporary name and a rename, so a reader (or
 /// an interrupted campaign) never sees half a file.
-fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) {
+pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) {
     let _ = std::fs::create_dir_all(dir);
     let tmp = dir.join(format!(".{name}.tmp"));
     if std::fs::write(&tmp, bytes).is_ok() {

@@ -6,7 +6,12 @@
 
 pub mod cli;
 pub mod engine;
+pub mod failure;
+pub mod faults;
 pub mod features;
+pub mod judge;
+pub mod panics;
+pub mod reduce;
 pub mod targets;
 
 pub use targets::{target_by_name, targets, Target};
@@ -30,5 +35,5 @@ pub fn run_wrapped(name: &str, data: &[u8]) {
     let t = TARGET.get_or_init(|| {
         target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`"))
     });
-    (t.run)(data)
+    t.run(data)
 }

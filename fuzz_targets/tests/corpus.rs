@@ -24,21 +24,29 @@ fn every_target_replays_its_seed_corpus() {
 }
 
 #[test]
-fn run_one_reports_the_panic_message() {
+fn run_one_reports_failures_and_panics() {
+    use fuzz_targets::failure::{Failure, Oracle, Signature};
     let t = fuzz_targets::Target {
         name: "boom",
-        description: "panics on a leading 0x42",
-        run: std::sync::Arc::new(|d: &[u8]| {
-            if d.first() == Some(&0x42) {
-                panic!("found {}", d.len());
-            }
+        description: "fails on a leading 0x42, panics on a leading 0x43",
+        check: std::sync::Arc::new(|d: &[u8]| match d.first() {
+            Some(0x42) => Err(Failure::new(
+                Signature::new(None, Oracle::Interp, ""),
+                format!("found {}", d.len()),
+            )),
+            Some(0x43) => panic!("exploded at {}", d.len()),
+            _ => Ok(()),
         }),
+        check_case: None,
         stats: None,
         case_of: |_| None,
     };
     assert_eq!(fuzz_targets::cli::run_one(&t, b"x"), Ok(()));
-    assert_eq!(
-        fuzz_targets::cli::run_one(&t, b"B12"),
-        Err("found 3".to_string())
-    );
+    let f = fuzz_targets::cli::run_one(&t, b"B12").unwrap_err();
+    assert_eq!(f.to_string(), "interpreter: found 3");
+    let f = fuzz_targets::cli::run_one(&t, b"C1").unwrap_err();
+    assert_eq!(f.signature.oracle, Oracle::Panic);
+    assert!(f.message.starts_with("exploded at 2 (at "), "{}", f.message);
+    assert!(f.signature.detail.starts_with("exploded at # (at "));
+    assert!(t.case_failure(&allocator::Case::default()).is_none());
 }

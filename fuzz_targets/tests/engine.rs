@@ -33,9 +33,9 @@ fn finds_saves_and_reports_a_planted_crash() {
     );
     let f = &report.findings[0];
     assert!(
-        f.message.contains("the magic input was found"),
+        f.failure.message.contains("the magic input was found"),
         "{}",
-        f.message
+        f.failure
     );
     let saved = std::fs::read(&f.path).unwrap();
     assert!(saved.starts_with(fuzz_targets::targets::PLANTED_MAGIC));
@@ -57,7 +57,7 @@ fn finds_saves_and_reports_a_planted_crash() {
     assert_eq!(leftovers, 0);
     // Replaying the saved input through the target fails the same way.
     let err = fuzz_targets::cli::run_one(&planted, &saved).unwrap_err();
-    assert!(err.contains("magic input"));
+    assert!(err.message.contains("magic input"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

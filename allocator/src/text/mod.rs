@@ -18,7 +18,7 @@ use crate::validate::{MachineList, Site};
 use std::fmt;
 
 /// One case: a machine, a function and, optionally, an allocation of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Case {
     pub machine: MachineEnv,
     pub func: Function,

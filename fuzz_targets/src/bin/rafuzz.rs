@@ -82,6 +82,42 @@ enum Command {
         /// Write each input that reaches a new feature to DIR/<target>/.
         #[arg(long, value_name = "DIR")]
         save_corpus: Option<PathBuf>,
+        /// Longest time spent reducing each distinct finding.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        reduce_time: f64,
+        /// Report findings without reducing them.
+        #[arg(long)]
+        no_reduce: bool,
+    },
+    /// Shrink a failing input (a raw fuzz input or a .ra case) to a small
+    /// case that fails the same way, and print the command that replays it.
+    Reduce {
+        /// Keep candidates that fail this fuzz target with the input's
+        /// failure signature.
+        #[arg(long, value_name = "T", required_unless_present_any = ["allocator", "predicate"])]
+        target: Option<String>,
+        /// Keep candidates this allocator fails on (allocator error or
+        /// panic, or an output the oracle rejects) the same way.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "predicate"])]
+        allocator: Option<String>,
+        /// With --allocator: which oracle judges the output.
+        #[arg(long, value_enum, default_value = "both", requires = "allocator")]
+        oracle: OracleArg,
+        /// Keep candidates for which `sh -c 'CMD "$1"' sh CANDIDATE.ra`
+        /// exits 0.
+        #[arg(long, value_name = "CMD", conflicts_with_all = ["target", "allocator"])]
+        predicate: Option<String>,
+        /// The failing input: a raw fuzz input, or a case (FILE.ra).
+        file: PathBuf,
+        /// Where to write the reduced case (default: FILE.reduced.ra).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Threads trying candidates (default: all cores).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Stop after this many seconds with the smallest case so far.
+        #[arg(long, value_name = "SECONDS")]
+        time: Option<f64>,
     },
     /// Replay raw fuzz inputs (files or directories) through one target.
     Run {
@@ -105,6 +141,14 @@ enum Command {
         #[arg(long, value_name = "COUNT")]
         stats: Option<usize>,
     },
+}
+
+/// The oracles `rafuzz reduce --allocator` judges with.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OracleArg {
+    Checker,
+    Interp,
+    Both,
 }
 
 fn main() {
@@ -133,6 +177,8 @@ fn main() {
             max_len,
             stats,
             save_corpus,
+            reduce_time,
+            no_reduce,
         } => {
             let chosen: Vec<fuzz_targets::Target> = if all {
                 fuzz_targets::targets()
@@ -173,7 +219,42 @@ fn main() {
                     },
                 ),
             };
-            fuzz_targets::cli::fuzz(&opts, stats, &mut out)
+            let reduce = (!no_reduce).then(|| std::time::Duration::from_secs_f64(reduce_time));
+            fuzz_targets::cli::fuzz(&opts, stats, reduce, &mut out)
+        }
+        Command::Reduce {
+            target,
+            allocator,
+            oracle,
+            predicate,
+            file,
+            output,
+            jobs,
+            time,
+        } => {
+            use fuzz_targets::cli::ReduceBy;
+            use fuzz_targets::judge::Oracles;
+            let by = match (target, allocator, predicate) {
+                (Some(t), _, _) => ReduceBy::Target(t),
+                (_, Some(a), _) => ReduceBy::Allocator(
+                    a,
+                    match oracle {
+                        OracleArg::Checker => Oracles::Checker,
+                        OracleArg::Interp => Oracles::Interp,
+                        OracleArg::Both => Oracles::Both,
+                    },
+                ),
+                (_, _, Some(p)) => ReduceBy::Predicate(p),
+                _ => unreachable!("clap requires one of them"),
+            };
+            let mut opts = fuzz_targets::reduce::Options {
+                time_limit: time.map(std::time::Duration::from_secs_f64),
+                ..Default::default()
+            };
+            if let Some(j) = jobs {
+                opts.jobs = j.max(1);
+            }
+            fuzz_targets::cli::reduce(&by, &file, output.as_deref(), &opts, &mut out)
         }
         Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
         Command::Gen {

@@ -7,16 +7,13 @@
 //! the interpreter did not catch are counted (precision is measured, not
 //! asserted).
 
-use allocator::{AllocError, Allocation, Case, Output, PReg, RegClass, SpillSlot};
+use crate::failure::{Failure, Oracle, Signature};
+use crate::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
+use allocator::{Allocation, Case, Output, PReg, RegClass, SpillSlot};
 use arbitrary::Unstructured;
 use checker::interp;
 use ssagen::{Choices, Config};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Interpreter paths tried per allocation.
-pub const PATHS: u64 = 3;
-/// Steps per path.
-pub const MAX_STEPS: usize = 5_000;
 
 /// Counters over all runs of this target in the process.
 pub static MUTANTS: AtomicU64 = AtomicU64::new(0);
@@ -33,52 +30,30 @@ pub fn stats() -> String {
     format!("mutants={m} checker_rejected={r} interpreter_diverged={d} rejected_without_divergence={only}")
 }
 
-fn with_output(case: &Case, out: &Output) -> String {
-    let mut c = case.clone();
-    c.output = Some(out.clone());
-    allocator::text::print(&c)
-}
-
-/// Both oracles on one allocation: the first problem, described.
-pub fn oracles(case: &Case, out: &Output) -> Result<(), String> {
-    let errs = checker::check(&case.func, &case.machine, out);
-    if let Some(e) = errs.first() {
-        return Err(format!(
-            "checker: {} [{}] ({} errors)",
-            e.message,
-            e.kind.name(),
-            errs.len()
-        ));
-    }
-    for seed in 0..PATHS {
-        interp::run(&case.func, out, seed, MAX_STEPS)
-            .map_err(|d| format!("interpreter (path {seed}): {d}"))?;
+/// Every allocator on `case`, both oracles (the part of the target that
+/// does not depend on the mutation bytes).
+pub fn check_case(case: &Case) -> Result<(), Failure> {
+    for a in crate::allocators() {
+        allocate_and_judge(a, case, Oracles::Both)?;
     }
     Ok(())
 }
 
-pub fn run(data: &[u8]) {
+pub fn check(data: &[u8]) -> Result<(), Failure> {
     let mut u = Unstructured::new(data);
     let case = ssagen::generate(&mut u, &Config::default());
     super::ssagen::note_case(&case);
     let mut c = Choices::new(&mut u);
     for a in crate::allocators() {
-        let out = match a.run(&case.func, &case.machine) {
-            Ok(o) => o,
-            Err(AllocError::Unsupported(_)) => continue,
-            Err(e) => panic!(
-                "checker_soundness: {} fails on a feasible case: {e}\n{}",
-                a.name(),
-                allocator::text::print(&case)
-            ),
+        let out = match allocate_and_judge(a, &case, Oracles::Both) {
+            Ok(Some(out)) => out,
+            Ok(None) => continue,
+            Err(mut f) => {
+                f.message.push('\n');
+                f.message.push_str(&allocator::text::print(&case));
+                return Err(f);
+            }
         };
-        if let Err(e) = oracles(&case, &out) {
-            panic!(
-                "checker_soundness: {}'s allocation is rejected by the {e}\n{}",
-                a.name(),
-                with_output(&case, &out)
-            );
-        }
         for _ in 0..4 {
             let Some((what, m)) = mutate(&case, &out, &mut c) else {
                 break;
@@ -97,14 +72,20 @@ pub fn run(data: &[u8]) {
             REJECTED_NOT_DIVERGED
                 .fetch_add((rejected && divergence.is_none()) as u64, Ordering::Relaxed);
             if let (Some(d), false) = (&divergence, rejected) {
-                panic!(
-                    "checker_soundness: the checker accepts a mutant of {}'s allocation ({what}) that the interpreter shows is wrong: {d}\n{}",
-                    a.name(),
-                    with_output(&case, &m)
-                );
+                let mut shown = case.clone();
+                shown.output = Some(m);
+                return Err(Failure::new(
+                    Signature::new(Some(a.name()), Oracle::Soundness, ""),
+                    format!(
+                        "the checker accepts a mutant of {}'s allocation ({what}) that the interpreter shows is wrong: {d}\n{}",
+                        a.name(),
+                        allocator::text::print(&shown)
+                    ),
+                ));
             }
         }
     }
+    Ok(())
 }
 
 /// A random location of `class`: an allocatable register of the machine, a

@@ -9,15 +9,13 @@
 //! Every registered allocator also gets a `<name>_checker` target (generate,
 //! allocate, both oracles), with no code to write beyond registering it.
 
-use super::checker_soundness::{oracles, PATHS};
 use super::Target;
-use allocator::{AllocError, Allocator, Case, Output};
+use crate::failure::{Failure, Oracle, Signature};
+use crate::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
+use allocator::{Allocator, Case, Output};
 use checker::interp;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// Steps per interpreter path.
-const MAX_STEPS: usize = 5_000;
 
 /// Per allocator: cases allocated, unsupported, moves, spills, reloads,
 /// register moves, and moves weighted by loop depth.
@@ -80,38 +78,13 @@ fn record(name: &'static str, case: &Case, out: Option<&Output>) {
     e.weighted += out.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
 }
 
-/// Allocates `case` with `a`: the output, `None` when the allocator does not
-/// support the case; panics (a finding) when it fails on a feasible case or
-/// either oracle rejects its output.
-fn allocate_and_check(a: &dyn Allocator, case: &Case, target: &str) -> Option<Output> {
-    let out = match a.run(&case.func, &case.machine) {
-        Ok(o) => o,
-        Err(AllocError::Unsupported(_)) => return None,
-        Err(e) => panic!(
-            "{target}: {} fails on a feasible case: {e}\n{}",
-            a.name(),
-            allocator::text::print(case)
-        ),
-    };
-    if let Err(e) = oracles(case, &out) {
-        let mut c = case.clone();
-        c.output = Some(out);
-        panic!(
-            "{target}: {}'s allocation is rejected by the {e}\n{}",
-            a.name(),
-            allocator::text::print(&c)
-        );
-    }
-    Some(out)
-}
-
-pub fn run(data: &[u8]) {
-    let case = ssagen::generate_from_bytes(data, &ssagen::Config::default());
-    super::ssagen::note_case(&case);
+/// Every allocator on `case` (valid and feasible): each output must pass
+/// both oracles, and all must read the same values along the same paths.
+pub fn check_case(case: &Case) -> Result<(), Failure> {
     let mut first: Option<(&'static str, Vec<u64>)> = None;
     for a in crate::allocators() {
-        let out = allocate_and_check(a, &case, "differential");
-        record(a.name(), &case, out.as_ref());
+        let out = allocate_and_judge(a, case, Oracles::Both)?;
+        record(a.name(), case, out.as_ref());
         let Some(out) = out else {
             crate::features::note("unsupported", 1);
             continue;
@@ -127,15 +100,18 @@ pub fn run(data: &[u8]) {
             None => first = Some((a.name(), digests)),
             Some((other, d)) => {
                 if let Some(path) = (0..PATHS as usize).find(|&p| d[p] != digests[p]) {
-                    panic!(
-                        "differential: {other} and {} read different values along interpreter path {path}\n{}",
-                        a.name(),
-                        allocator::text::print(&case)
-                    );
+                    return Err(Failure::new(
+                        Signature::new(Some(a.name()), Oracle::Differential, other),
+                        format!(
+                            "{other} and {} read different values along interpreter path {path}",
+                            a.name()
+                        ),
+                    ));
                 }
             }
         }
     }
+    Ok(())
 }
 
 /// The names of the `<allocator>_checker` targets, made once per process.
@@ -147,6 +123,17 @@ fn checker_name(a: &'static dyn Allocator) -> &'static str {
         .or_insert_with(|| Box::leak(format!("{}_checker", a.name()).into_boxed_str()))
 }
 
+/// One allocator on `case`, both oracles; notes its spills and reloads as
+/// features.
+pub fn allocator_check(a: &dyn Allocator, case: &Case) -> Result<(), Failure> {
+    if let Some(out) = allocate_and_judge(a, case, Oracles::Both)? {
+        let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+        crate::features::note_bucket("spills", st.spills as u64);
+        crate::features::note_bucket("reloads", st.reloads as u64);
+    }
+    Ok(())
+}
+
 /// The `<name>_checker` target of an allocator: generate, allocate, both
 /// oracles.
 pub fn checker_target(a: &'static dyn Allocator) -> Target {
@@ -154,15 +141,10 @@ pub fn checker_target(a: &'static dyn Allocator) -> Target {
     Target {
         name,
         description: "generate, allocate with this allocator, then both oracles",
-        run: Arc::new(move |data: &[u8]| {
-            let case = ssagen::generate_from_bytes(data, &ssagen::Config::default());
-            super::ssagen::note_case(&case);
-            if let Some(out) = allocate_and_check(a, &case, name) {
-                let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
-                crate::features::note_bucket("spills", st.spills as u64);
-                crate::features::note_bucket("reloads", st.reloads as u64);
-            }
+        check: Arc::new(move |data: &[u8]| {
+            super::check_generated(data, |case| allocator_check(a, case))
         }),
+        check_case: Some(Arc::new(move |case: &Case| allocator_check(a, case))),
         stats: None,
         case_of: super::generated_case,
     }

@@ -2,17 +2,17 @@
 //! a naive dataflow computation, and along a random path from the entry
 //! every dominator of each block must have been visited before it.
 
+use crate::failure::{Failure, Oracle, Signature};
 use allocator::domtree::{naive_dominators, DomTree};
-use allocator::Block;
+use allocator::{Block, Case};
 use arbitrary::Unstructured;
 use ssagen::{generate, Choices, Config};
 
-pub fn run(data: &[u8]) {
+pub fn check(data: &[u8]) -> Result<(), Failure> {
     let mut u = Unstructured::new(data);
     let case = generate(&mut u, &Config::cfg_only());
     let f = &case.func;
-    let tree = DomTree::new(f);
-    let naive = naive_dominators(f);
+    let tree = check_tree(&case)?;
     crate::features::note_bucket("blocks", f.num_blocks() as u64);
     crate::features::note(
         "irreducible",
@@ -27,18 +27,6 @@ pub fn run(data: &[u8]) {
         d
     };
     crate::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
-    for b in f.blocks() {
-        for a in f.blocks() {
-            let fast = tree.dominates(a, b);
-            if fast != naive[b.index()][a.index()] {
-                panic!(
-                    "domtree: dominates({a}, {b}) is {fast}, the naive dataflow says {}\n{}",
-                    !fast,
-                    allocator::text::print(&case)
-                );
-            }
-        }
-    }
     // A random walk from the entry, restarting at returns.
     let mut c = Choices::new(&mut u);
     let mut visited = vec![false; f.num_blocks()];
@@ -50,10 +38,13 @@ pub fn run(data: &[u8]) {
         let mut d = tree.idom(b);
         while let Some(x) = d {
             if !visited[x.index()] {
-                panic!(
-                    "domtree: {x} dominates {b} but the path {path:?} reached {b} without it\n{}",
-                    allocator::text::print(&case)
-                );
+                return Err(Failure::new(
+                    Signature::new(None, Oracle::Domtree, "path"),
+                    format!(
+                        "{x} dominates {b} but the path {path:?} reached {b} without it\n{}",
+                        allocator::text::print(&case)
+                    ),
+                ));
             }
             d = tree.idom(x);
         }
@@ -66,4 +57,29 @@ pub fn run(data: &[u8]) {
             }
         };
     }
+    Ok(())
+}
+
+/// The dominator tree of the case's CFG, which must agree exactly with the
+/// naive dataflow.
+pub fn check_tree(case: &Case) -> Result<DomTree, Failure> {
+    let f = &case.func;
+    let tree = DomTree::new(f);
+    let naive = naive_dominators(f);
+    for b in f.blocks() {
+        for a in f.blocks() {
+            let fast = tree.dominates(a, b);
+            if fast != naive[b.index()][a.index()] {
+                return Err(Failure::new(
+                    Signature::new(None, Oracle::Domtree, "naive"),
+                    format!(
+                        "dominates({a}, {b}) is {fast}, the naive dataflow says {}\n{}",
+                        !fast,
+                        allocator::text::print(case)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(tree)
 }

@@ -8,39 +8,94 @@ mod domtree;
 mod moves;
 mod ssagen;
 
-/// A target's body: runs one input, panics on a finding.
-pub type Body = std::sync::Arc<dyn Fn(&[u8]) + Send + Sync>;
+use crate::failure::Failure;
+use allocator::Case;
+use std::sync::Arc;
+
+/// A target's body: runs one input, `Err` on a finding.
+pub type Check = Arc<dyn Fn(&[u8]) -> Result<(), Failure> + Send + Sync>;
+
+/// The part of a target's body that runs on a case, for targets whose input
+/// is a generated case: what `rafuzz run` does with a `.ra` file and what
+/// the reducer asks of each candidate.
+pub type CaseCheck = Arc<dyn Fn(&Case) -> Result<(), Failure> + Send + Sync>;
 
 /// A fuzz target: a name, a one-line description and its body.
 #[derive(Clone)]
 pub struct Target {
     pub name: &'static str,
     pub description: &'static str,
-    /// Runs one input; panics on a finding.
-    pub run: Body,
+    /// Runs one input; `Err` on a finding (a panic of the target's own code
+    /// is a finding too, see [`Target::failure`]).
+    pub check: Check,
+    /// The same check on a case given directly, when the input is a case.
+    pub check_case: Option<CaseCheck>,
     /// Counters the target keeps over a process, as one line, if any.
     pub stats: Option<fn() -> String>,
-    /// The case (text format) the target builds from an input, when it
-    /// builds one: saved beside a finding.
-    pub case_of: fn(&[u8]) -> Option<String>,
+    /// The case the target builds from an input, when it builds one: saved
+    /// beside a finding, and where reduction starts.
+    pub case_of: fn(&[u8]) -> Option<Case>,
+}
+
+impl Target {
+    /// What `data` finds: the target's failure, or a panic of its code.
+    pub fn failure(&self, data: &[u8]) -> Option<Failure> {
+        match crate::panics::catch(|| (self.check)(data)) {
+            Ok(r) => r.err(),
+            Err(msg) => Some(Failure::panic(&msg)),
+        }
+    }
+
+    /// What `case` finds, for a target that runs on cases (`None` for the
+    /// others). The case must be valid and feasible.
+    pub fn case_failure(&self, case: &Case) -> Option<Option<Failure>> {
+        let check = self.check_case.as_ref()?;
+        Some(match crate::panics::catch(|| check(case)) {
+            Ok(r) => r.err(),
+            Err(msg) => Some(Failure::panic(&msg)),
+        })
+    }
+
+    /// Runs one input the way an engine wrapper does: panics on a finding,
+    /// with `TARGET: SIGNATURE: message` as the panic message.
+    pub fn run(&self, data: &[u8]) {
+        if let Err(f) = (self.check)(data) {
+            panic!("{}: {f}", self.name);
+        }
+    }
+}
+
+/// The failure `check` finds in the case the default generator makes from
+/// `data`, with the case appended to the message.
+pub fn check_generated(
+    data: &[u8],
+    check: impl FnOnce(&Case) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let case = ::ssagen::generate_from_bytes(data, &::ssagen::Config::default());
+    ssagen::note_case(&case);
+    check(&case).map_err(|mut f| {
+        f.message.push('\n');
+        f.message.push_str(&allocator::text::print(&case));
+        f
+    })
 }
 
 /// The case the default generator makes from `data`.
-pub fn generated_case(data: &[u8]) -> Option<String> {
-    Some(allocator::text::print(&::ssagen::generate_from_bytes(
+pub fn generated_case(data: &[u8]) -> Option<Case> {
+    Some(::ssagen::generate_from_bytes(
         data,
         &::ssagen::Config::default(),
-    )))
+    ))
 }
 
-fn cfg_case(data: &[u8]) -> Option<String> {
-    Some(allocator::text::print(&::ssagen::generate_from_bytes(
+fn cfg_case(data: &[u8]) -> Option<Case> {
+    Some(::ssagen::generate_from_bytes(
         data,
         &::ssagen::Config::cfg_only(),
-    )))
+    ))
 }
 
-fn no_case(_: &[u8]) -> Option<String> {
+fn no_case(_: &[u8]) -> Option<Case> {
     None
 }
 
@@ -50,35 +105,40 @@ pub fn targets() -> Vec<Target> {
         Target {
             name: "ssagen",
             description: "the generator's case must validate, be feasible and round-trip through the text format",
-            run: std::sync::Arc::new(ssagen::run),
+            check: Arc::new(ssagen::check),
+            check_case: Some(Arc::new(ssagen::check_case)),
             stats: None,
             case_of: generated_case,
         },
         Target {
             name: "domtree",
             description: "dominators must match a naive dataflow and hold along a random path",
-            run: std::sync::Arc::new(domtree::run),
+            check: Arc::new(domtree::check),
+            check_case: Some(Arc::new(|c: &Case| domtree::check_tree(c).map(|_| ()))),
             stats: None,
             case_of: cfg_case,
         },
         Target {
             name: "moves",
             description: "resolved parallel moves must pass the abstract interpreter",
-            run: std::sync::Arc::new(moves::run),
+            check: Arc::new(moves::check),
+            check_case: None,
             stats: None,
             case_of: no_case,
         },
         Target {
             name: "checker_soundness",
             description: "every allocator passes both oracles; mutants the interpreter catches, the checker must reject",
-            run: std::sync::Arc::new(checker_soundness::run),
+            check: Arc::new(checker_soundness::check),
+            check_case: Some(Arc::new(checker_soundness::check_case)),
             stats: Some(checker_soundness::stats),
             case_of: generated_case,
         },
         Target {
             name: "differential",
             description: "every allocator on one case: both oracles, the same values at every use, quality compared",
-            run: std::sync::Arc::new(differential::run),
+            check: Arc::new(|d: &[u8]| check_generated(d, differential::check_case)),
+            check_case: Some(Arc::new(differential::check_case)),
             stats: Some(differential::stats),
             case_of: generated_case,
         },
@@ -88,11 +148,13 @@ pub fn targets() -> Vec<Target> {
     .collect()
 }
 
-/// The target called `name`, including the test-only `planted` target.
+/// The target called `name`, including the test-only ones: `planted` and
+/// the `fault_*` targets of [`crate::faults`].
 pub fn target_by_name(name: &str) -> Option<Target> {
     targets()
         .into_iter()
         .chain([planted()])
+        .chain(crate::faults::targets())
         .find(|t| t.name == name)
 }
 
@@ -107,7 +169,7 @@ pub fn planted() -> Target {
     Target {
         name: "planted",
         description: "test only: fails on inputs starting with RAFZ!",
-        run: std::sync::Arc::new(|data: &[u8]| {
+        check: Arc::new(|data: &[u8]| {
             let n = data
                 .iter()
                 .zip(PLANTED_MAGIC)
@@ -124,7 +186,9 @@ pub fn planted() -> Target {
             {
                 panic!("planted: the magic input was found");
             }
+            Ok(())
         }),
+        check_case: None,
         stats: None,
         case_of: no_case,
     }

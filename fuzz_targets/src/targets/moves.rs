@@ -4,13 +4,14 @@
 //! with 0, 1 or several free registers; the resolver's sequence must pass
 //! the abstract interpreter.
 
+use crate::failure::{Failure, Oracle, Signature};
 use allocator::moves::{MoveContext, MoveResolver, ParallelMove};
 use allocator::{Allocation, MachineEnv, PReg, PRegSet, RegClass, SpillSlot};
 use arbitrary::Unstructured;
 use checker::moves::check_resolution;
 use ssagen::Choices;
 
-pub fn run(data: &[u8]) {
+pub fn check(data: &[u8]) -> Result<(), Failure> {
     let mut u = Unstructured::new(data);
     let mut c = Choices::new(&mut u);
     // The machine: per class 1..8 registers, maybe a scratch, maybe fixed
@@ -112,7 +113,10 @@ pub fn run(data: &[u8]) {
         note_bucket("mem_to_mem_borrowed", st.mem_to_mem_borrowed as u64);
         note_bucket("emitted", out.len() as u64);
     }
-    if let Err(e) = check_resolution(&moves, &ctx, &out) {
-        panic!("moves: the resolved sequence is wrong: {e}\nparallel set: {moves:?}\nmachine: {env:?}\nfree: {free:?}\nemitted: {out:?}");
-    }
+    check_resolution(&moves, &ctx, &out).map_err(|e| {
+        Failure::new(
+            Signature::new(None, Oracle::Resolver, ""),
+            format!("the resolved sequence is wrong: {e}\nparallel set: {moves:?}\nmachine: {env:?}\nfree: {free:?}\nemitted: {out:?}"),
+        )
+    })
 }

@@ -1,33 +1,54 @@
 //! `ssagen`: generate, validate (must be valid and feasible), print, parse,
 //! compare (must be equal).
 
+use crate::failure::{Failure, Oracle, Signature};
 use allocator::text::{parse, print};
 use allocator::validate::validate;
+use allocator::Case;
 use ssagen::{feasibility, generate_from_bytes, Config};
 
-pub fn run(data: &[u8]) {
+pub fn check(data: &[u8]) -> Result<(), Failure> {
     let case = generate_from_bytes(data, &Config::default());
     note_case(&case);
+    check_case(&case)
+}
+
+/// The case must be valid, feasible, and come back unchanged from printing
+/// and parsing.
+pub fn check_case(case: &Case) -> Result<(), Failure> {
     let errs = validate(&case.func, &case.machine);
-    let text = print(&case);
+    let text = print(case);
     if let Some(e) = errs.first() {
-        panic!(
-            "ssagen: the generated case is invalid ({} errors; first at {:?}: {})\n{text}",
-            errs.len(),
-            e.site,
-            e.message
-        );
+        return Err(Failure::new(
+            Signature::new(None, Oracle::Validator, &e.message),
+            format!(
+                "the generated case is invalid ({} errors; first at {:?}: {})\n{text}",
+                errs.len(),
+                e.site,
+                e.message
+            ),
+        ));
     }
     if let Err(e) = feasibility::check(&case.func, &case.machine) {
-        panic!("ssagen: the generated case is infeasible: {e}\n{text}");
+        return Err(Failure::new(
+            Signature::new(None, Oracle::Feasibility, &e),
+            format!("the generated case is infeasible: {e}\n{text}"),
+        ));
     }
+    let sig = Signature::new(None, Oracle::RoundTrip, "");
     match parse(text.as_bytes()) {
-        Ok((again, _)) if again == case => {}
-        Ok((again, _)) => panic!(
-            "ssagen: parse(print(case)) differs from the case\n--- printed\n{text}--- reprinted\n{}",
-            print(&again)
-        ),
-        Err(e) => panic!("ssagen: the printed case does not parse: {e}\n{text}"),
+        Ok((again, _)) if again == *case => Ok(()),
+        Ok((again, _)) => Err(Failure::new(
+            sig,
+            format!(
+                "parse(print(case)) differs from the case\n--- printed\n{text}--- reprinted\n{}",
+                print(&again)
+            ),
+        )),
+        Err(e) => Err(Failure::new(
+            sig,
+            format!("the printed case does not parse: {e}\n{text}"),
+        )),
     }
 }
 

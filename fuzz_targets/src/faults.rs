@@ -1,0 +1,179 @@
+//! Test-only faulty allocators: `linear_scan` with one bug planted under a
+//! narrow condition, to prove that the fuzz targets find such bugs and that
+//! the reducer shrinks what they find to a few instructions that still fail
+//! the same way. Each has a hidden target `fault_<name>` (reachable by name,
+//! never listed or run by `--all`).
+//!
+//! The faults:
+//! - `drop_edge_move`: drops the first move placed where the moves of an
+//!   edge into a block with parameters go (at the top of such a block, or
+//!   before the branch of its only predecessor's jump);
+//! - `swap_reuse`: on the first instruction with a `reuse` def and another
+//!   use of its class in a different location, swaps the allocations of the
+//!   reused input and that use;
+//! - `forget_clobber`: allocates as if the first clobber of an allocatable
+//!   register were not there;
+//! - `late_spill`: moves the first store of a register into a spill slot to
+//!   the same point of the next instruction of its block.
+
+use crate::reduce::draft::Draft;
+use crate::Target;
+use allocator::linear_scan::LinearScan;
+use allocator::{
+    AllocError, Allocation, Allocator, Case, Function, Inst, InstPosition, MachineEnv,
+    OperandConstraint, Output, ProgPoint,
+};
+use std::sync::Arc;
+
+/// Which bug a [`Faulty`] allocator plants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    DropEdgeMove,
+    SwapReuse,
+    ForgetClobber,
+    LateSpill,
+}
+
+/// `linear_scan` with one planted bug.
+pub struct Faulty {
+    pub fault: Fault,
+    pub name: &'static str,
+}
+
+/// Every faulty allocator.
+pub static FAULTY: [Faulty; 4] = [
+    Faulty {
+        fault: Fault::DropEdgeMove,
+        name: "drop_edge_move",
+    },
+    Faulty {
+        fault: Fault::SwapReuse,
+        name: "swap_reuse",
+    },
+    Faulty {
+        fault: Fault::ForgetClobber,
+        name: "forget_clobber",
+    },
+    Faulty {
+        fault: Fault::LateSpill,
+        name: "late_spill",
+    },
+];
+
+impl Allocator for Faulty {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        if self.fault == Fault::ForgetClobber {
+            return LinearScan.run(&forget_first_clobber(func, env), env);
+        }
+        let mut out = LinearScan.run(func, env)?;
+        match self.fault {
+            Fault::DropEdgeMove => drop_edge_move(func, &mut out),
+            Fault::SwapReuse => swap_reuse(func, &mut out),
+            Fault::LateSpill => late_spill(func, &mut out),
+            Fault::ForgetClobber => unreachable!(),
+        }
+        Ok(out)
+    }
+}
+
+/// The hidden `fault_<name>` targets: generate, allocate with the faulty
+/// allocator, both oracles.
+pub fn targets() -> Vec<Target> {
+    FAULTY
+        .iter()
+        .map(|a| {
+            let a: &'static Faulty = a;
+            Target {
+                name: match a.fault {
+                    Fault::DropEdgeMove => "fault_drop_edge_move",
+                    Fault::SwapReuse => "fault_swap_reuse",
+                    Fault::ForgetClobber => "fault_forget_clobber",
+                    Fault::LateSpill => "fault_late_spill",
+                },
+                description: "test only: linear_scan with a planted bug, both oracles",
+                check: Arc::new(move |data: &[u8]| {
+                    crate::targets::check_generated(data, |case| {
+                        crate::targets::differential::allocator_check(a, case)
+                    })
+                }),
+                check_case: Some(Arc::new(move |case: &Case| {
+                    crate::targets::differential::allocator_check(a, case)
+                })),
+                stats: None,
+                case_of: crate::targets::generated_case,
+            }
+        })
+        .collect()
+}
+
+fn drop_edge_move(f: &Function, out: &mut Output) {
+    let edge_point = |p: ProgPoint| {
+        if p.pos() != InstPosition::Before {
+            return false;
+        }
+        let i = p.inst();
+        let b = f.block_of(i);
+        let insts = f.block_insts(b);
+        let top = i == insts.first() && !f.block_params(b).is_empty();
+        let jump = i == insts.last()
+            && f.block_succs(b).len() == 1
+            && !f.block_params(f.block_succs(b)[0]).is_empty();
+        top || jump
+    };
+    if let Some(k) = out.edits.iter().position(|&(p, _)| edge_point(p)) {
+        out.edits.remove(k);
+    }
+}
+
+fn swap_reuse(f: &Function, out: &mut Output) {
+    for i in f.insts() {
+        let ops = f.inst_operands(i);
+        let base = f.inst_operand_range(i).start;
+        for op in ops {
+            let OperandConstraint::Reuse(k) = op.constraint() else {
+                continue;
+            };
+            let other = ops.iter().enumerate().position(|(j, o)| {
+                j != k
+                    && o.is_use()
+                    && !o.is_nonalloc()
+                    && o.class() == ops[k].class()
+                    && out.allocs[base + j] != out.allocs[base + k]
+            });
+            if let Some(j) = other {
+                out.allocs.swap(base + j, base + k);
+                return;
+            }
+        }
+    }
+}
+
+fn late_spill(f: &Function, out: &mut Output) {
+    let store = out.edits.iter().position(|&(p, m)| {
+        matches!((m.from, m.to), (Allocation::Reg(_), Allocation::Stack(_)))
+            && p.inst() != f.block_insts(f.block_of(p.inst())).last()
+    });
+    let Some(k) = store else { return };
+    let (p, m) = out.edits.remove(k);
+    let later = ProgPoint::new(Inst::new(p.inst().index() + 1), p.pos());
+    let at = out.edits.partition_point(|&(q, _)| q < later);
+    out.edits.insert(at, (later, m));
+}
+
+fn forget_first_clobber(f: &Function, env: &MachineEnv) -> Function {
+    let allocatable = env.allocatable_set();
+    let mut d = Draft::from_function(f, env);
+    'find: for b in &mut d.blocks {
+        for inst in &mut b.insts {
+            if let Some(k) = inst.clobbers.iter().position(|&r| allocatable.contains(r)) {
+                inst.clobbers.remove(k);
+                break 'find;
+            }
+        }
+    }
+    d.to_function()
+}
