@@ -369,7 +369,8 @@ pub fn fuzz(
             match crate::reduce::reduce_input(target, &crate::reduce::Input::Bytes(input), &ropts) {
                 Ok(o) => {
                     let path = reduced_path(&f.path);
-                    let path = write_reduced(&o, &path, &f.path, target.name);
+                    let by = ReduceBy::Target(target.name.to_string());
+                    let path = write_reduced(&o, &path, &f.path, &by, target.name);
                     let _ = writeln!(
                         out,
                         "  reduced: {} ({}, {:.1} s)",
@@ -420,19 +421,36 @@ fn describe(i: &crate::reduce::Input) -> String {
     }
 }
 
+/// The command that shows the failure of a reduced input again.
+fn replay_command(by: &ReduceBy, target: &str, path: &Path) -> String {
+    match by {
+        ReduceBy::Predicate(cmd) => format!("sh -c '{cmd} \"$1\"' sh {}", path.display()),
+        _ => format!("rafuzz run {target} {}", path.display()),
+    }
+}
+
 /// Writes the reduced input to `path` (a case with a header naming the
 /// failure and the replay command; bytes under `path` without its `.ra`)
 /// and returns where it went.
-fn write_reduced(o: &crate::reduce::Outcome, path: &Path, from: &Path, target: &str) -> PathBuf {
+fn write_reduced(
+    o: &crate::reduce::Outcome,
+    path: &Path,
+    from: &Path,
+    by: &ReduceBy,
+    target: &str,
+) -> PathBuf {
     match &o.reduced {
         crate::reduce::Input::Case(c) => {
+            let what = match by {
+                ReduceBy::Predicate(cmd) => format!("Keeps `{cmd}` true"),
+                _ => format!("Fails {target} with: {}", o.signature),
+            };
             let text = format!(
-                "# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# Fails {target} with: {}\n# Replay: rafuzz run {target} {}\n{}",
+                "# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# {what}\n# Replay: {}\n{}",
                 from.display(),
                 describe(&o.original),
                 describe(&o.reduced),
-                o.signature,
-                path.display(),
+                replay_command(by, target, path),
                 allocator::text::print(c)
             );
             let _ = std::fs::write(path, text);
@@ -554,7 +572,14 @@ pub fn reduce(
                     })
                 }
             };
-            (format!("{name}_checker"), outcome)
+            let target = crate::faults::FAULTY
+                .iter()
+                .find(|f| f.name == *name)
+                .map_or_else(
+                    || format!("{name}_checker"),
+                    |f| f.target_name().to_string(),
+                );
+            (target, outcome)
         }
         ReduceBy::Predicate(cmd) => {
             let Some(Input::Case(case)) = read_input(file, true, out) else {
@@ -593,7 +618,7 @@ pub fn reduce(
         }
     };
     let path = output.map_or_else(|| reduced_path(file), Path::to_path_buf);
-    let path = write_reduced(&o, &path, file, &target);
+    let path = write_reduced(&o, &path, file, by, &target);
     let st = &o.stats;
     let _ = writeln!(out, "failure: {}", o.signature);
     let _ = writeln!(out, "before:  {}", describe(&o.original));
@@ -613,8 +638,6 @@ pub fn reduce(
         }
     );
     let _ = writeln!(out, "wrote:   {}", path.display());
-    if !target.is_empty() {
-        let _ = writeln!(out, "replay:  rafuzz run {target} {}", path.display());
-    }
+    let _ = writeln!(out, "replay:  {}", replay_command(by, &target, &path));
     0
 }

@@ -1,8 +1,9 @@
 //! Test-only faulty allocators: `linear_scan` with one bug planted under a
 //! narrow condition, to prove that the fuzz targets find such bugs and that
 //! the reducer shrinks what they find to a few instructions that still fail
-//! the same way. Each has a hidden target `fault_<name>` (reachable by name,
-//! never listed or run by `--all`).
+//! the same way. Each is a hidden allocator `linear_scan+<fault>` (for
+//! `rafuzz reduce --allocator`) with a hidden target `fault_<fault>`; both
+//! are reachable by name only, never listed or run by `--all`.
 //!
 //! The faults:
 //! - `drop_edge_move`: drops the first move placed where the moves of an
@@ -44,21 +45,33 @@ pub struct Faulty {
 pub static FAULTY: [Faulty; 4] = [
     Faulty {
         fault: Fault::DropEdgeMove,
-        name: "drop_edge_move",
+        name: "linear_scan+drop_edge_move",
     },
     Faulty {
         fault: Fault::SwapReuse,
-        name: "swap_reuse",
+        name: "linear_scan+swap_reuse",
     },
     Faulty {
         fault: Fault::ForgetClobber,
-        name: "forget_clobber",
+        name: "linear_scan+forget_clobber",
     },
     Faulty {
         fault: Fault::LateSpill,
-        name: "late_spill",
+        name: "linear_scan+late_spill",
     },
 ];
+
+impl Faulty {
+    /// The name of the hidden target that fuzzes this allocator.
+    pub fn target_name(&self) -> &'static str {
+        match self.fault {
+            Fault::DropEdgeMove => "fault_drop_edge_move",
+            Fault::SwapReuse => "fault_swap_reuse",
+            Fault::ForgetClobber => "fault_forget_clobber",
+            Fault::LateSpill => "fault_late_spill",
+        }
+    }
+}
 
 impl Allocator for Faulty {
     fn name(&self) -> &'static str {
@@ -88,12 +101,7 @@ pub fn targets() -> Vec<Target> {
         .map(|a| {
             let a: &'static Faulty = a;
             Target {
-                name: match a.fault {
-                    Fault::DropEdgeMove => "fault_drop_edge_move",
-                    Fault::SwapReuse => "fault_swap_reuse",
-                    Fault::ForgetClobber => "fault_forget_clobber",
-                    Fault::LateSpill => "fault_late_spill",
-                },
+                name: a.target_name(),
                 description: "test only: linear_scan with a planted bug, both oracles",
                 check: Arc::new(move |data: &[u8]| {
                     crate::targets::check_generated(data, |case| {

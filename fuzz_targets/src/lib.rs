@@ -21,9 +21,17 @@ pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
     allocator::allocators()
 }
 
-/// The allocator called `name`.
+/// The allocator called `name`, including the test-only faulty ones of
+/// [`faults`].
 pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator> {
-    allocators().into_iter().find(|a| a.name() == name)
+    allocators()
+        .into_iter()
+        .chain(
+            faults::FAULTY
+                .iter()
+                .map(|a| a as &dyn allocator::Allocator),
+        )
+        .find(|a| a.name() == name)
 }
 
 /// The body behind an engine wrapper binary: runs `data` through the target

@@ -209,3 +209,220 @@ fn every_allocator_has_a_checker_target_and_joins_differential() {
     );
     assert!(out.contains("loop-weighted"), "{out}");
 }
+
+/// A scratch folder of its own for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rafuzz-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A generated case of about 300 instructions that the faulty allocator
+/// `linear_scan+swap_reuse` fails on (seed 2, 4096 bytes).
+fn failing_case(dir: &std::path::Path) -> String {
+    let (code, text) = rafuzz(&["gen", "--seed", "2"]);
+    assert_eq!(code, 0);
+    let path = dir.join("case.ra");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn reduce_by_target_writes_a_small_case_that_still_fails() {
+    let dir = scratch("reduce-target");
+    let case = failing_case(&dir);
+    let out_path = dir.join("small.ra").display().to_string();
+    let (code, out) = rafuzz(&[
+        "reduce",
+        "--target",
+        "fault_swap_reuse",
+        &case,
+        "-o",
+        &out_path,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("failure: linear_scan+swap_reuse: checker [constraint]"),
+        "{out}"
+    );
+    assert!(out.contains("before:  333 insts"), "{out}");
+    assert!(
+        out.contains(&format!("replay:  rafuzz run fault_swap_reuse {out_path}")),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    assert!(
+        text.starts_with("# Reduced by `rafuzz reduce` from "),
+        "{text}"
+    );
+    let (small, _) = allocator::text::parse_and_validate(text.as_bytes()).unwrap();
+    assert!(small.func.num_insts() <= 10, "{text}");
+    // The replay command fails the same way; the original target passes.
+    let (code, replay) = rafuzz(&["run", "fault_swap_reuse", &out_path]);
+    assert_eq!(code, 1, "{replay}");
+    assert!(
+        replay.contains("FAILED: linear_scan+swap_reuse: checker [constraint]"),
+        "{replay}"
+    );
+    let (code, replay) = rafuzz(&["run", "linear_scan_checker", &out_path]);
+    assert_eq!(code, 0, "{replay}");
+    // Without -o, the case goes beside the input.
+    let (code, out) = rafuzz(&[
+        "reduce",
+        "--target",
+        "fault_swap_reuse",
+        "--jobs",
+        "1",
+        &case,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(dir.join("case.reduced.ra").exists(), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reduce_by_allocator_and_oracle() {
+    let dir = scratch("reduce-allocator");
+    let case = failing_case(&dir);
+    for oracle in ["checker", "interp"] {
+        let out_path = dir.join(format!("{oracle}.ra")).display().to_string();
+        let (code, out) = rafuzz(&[
+            "reduce",
+            "--allocator",
+            "linear_scan+swap_reuse",
+            "--oracle",
+            oracle,
+            &case,
+            "-o",
+            &out_path,
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let expected = match oracle {
+            "checker" => "failure: linear_scan+swap_reuse: checker [constraint]",
+            _ => "failure: linear_scan+swap_reuse: interpreter",
+        };
+        assert!(out.contains(expected), "{out}");
+        let (code, replay) = rafuzz(&["run", "fault_swap_reuse", &out_path]);
+        assert_eq!(code, 1, "{replay}");
+    }
+    // A registered allocator passes the case: nothing to reduce.
+    let (code, out) = rafuzz(&["reduce", "--allocator", "linear_scan", &case]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("linear_scan's allocation of the case passes"),
+        "{out}"
+    );
+    let (code, out) = rafuzz(&["reduce", "--allocator", "nope", &case]);
+    assert_eq!(code, 2, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reduce_by_outside_predicate() {
+    let dir = scratch("reduce-predicate");
+    let case = failing_case(&dir);
+    let out_path = dir.join("p.ra").display().to_string();
+    let (code, out) = rafuzz(&[
+        "reduce",
+        "--predicate",
+        "grep -q 'reuse('",
+        &case,
+        "-o",
+        &out_path,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("replay:  sh -c 'grep -q 'reuse(' \"$1\"' sh "),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let (small, _) = allocator::text::parse_and_validate(text.as_bytes()).unwrap();
+    assert!(small.func.num_insts() <= 3, "{text}");
+    assert!(allocator::text::print(&small).contains("reuse("), "{text}");
+    // A predicate that does not hold on the input is an error.
+    let (code, out) = rafuzz(&["reduce", "--predicate", "false", &case]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the predicate does not hold"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reduce_refuses_inputs_that_do_not_fail() {
+    let (code, out) = rafuzz(&[
+        "reduce",
+        "--target",
+        "linear_scan_checker",
+        "tests/cases/valid/call_like.ra",
+        "-o",
+        "/dev/null",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("does not fail target `linear_scan_checker`"),
+        "{out}"
+    );
+    let (code, out) = rafuzz(&[
+        "reduce",
+        "--target",
+        "moves",
+        "tests/cases/valid/call_like.ra",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("does not run on cases"), "{out}");
+    let (code, out) = rafuzz(&["run", "moves", "tests/cases/valid/call_like.ra"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("does not run on cases"), "{out}");
+}
+
+#[test]
+fn fuzz_reduces_each_finding_and_prints_its_replay() {
+    let dir = scratch("fuzz-reduce");
+    let artifacts = dir.join("artifacts").display().to_string();
+    let (code, out) = rafuzz(&[
+        "fuzz",
+        "--target",
+        "fault_late_spill",
+        "--time",
+        "60",
+        "--jobs",
+        "1",
+        "--artifacts",
+        &artifacts,
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FOUND in fault_late_spill: linear_scan+late_spill: "),
+        "{out}"
+    );
+    let reduced = out
+        .lines()
+        .find_map(|l| l.strip_prefix("  reduced: "))
+        .unwrap_or_else(|| panic!("no reduced line: {out}"));
+    let path = reduced.split(" (").next().unwrap();
+    assert!(path.ends_with(".reduced.ra"), "{out}");
+    assert!(
+        out.contains(&format!("  replay:  rafuzz run fault_late_spill {path}")),
+        "{out}"
+    );
+    let (code, replay) = rafuzz(&["run", "fault_late_spill", path]);
+    assert_eq!(code, 1, "{replay}");
+    // The raw input, the original case and the message sit beside it.
+    let raw = path.trim_end_matches(".reduced.ra");
+    for p in [raw.to_string(), format!("{raw}.ra"), format!("{raw}.txt")] {
+        assert!(std::path::Path::new(&p).exists(), "{p} missing: {out}");
+    }
+    let (code, out) = rafuzz(&[
+        "fuzz",
+        "--target",
+        "fault_late_spill",
+        "--time",
+        "60",
+        "--no-reduce",
+        "--artifacts",
+        &artifacts,
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("  reduced: "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -433,3 +433,146 @@ fn strength(c: OperandConstraint) -> usize {
         OperandConstraint::FixedReg(_) => 3,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator::text::{parse, print};
+
+    fn draft(src: &str) -> Draft {
+        Draft::from_case(&parse(src.as_bytes()).unwrap().0)
+    }
+
+    fn text(d: &Draft) -> String {
+        let s = print(&d.to_case());
+        s[s.find("function").unwrap()..].to_string()
+    }
+
+    const MACHINE: &str = "machine
+  int    preferred p0i-p3i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+";
+
+    /// A diamond: block0 defines v0, v1; block1 defines v2 and passes it
+    /// to block3's parameter v4; block2 passes v1.
+    fn diamond() -> Draft {
+        draft(&format!(
+            "{MACHINE}function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:any use:v0i:reg
+    inst2: branch use:v1i:any -> block1, block2
+  block1:
+    inst3: op def:v2i:reg use:v0i:any
+    inst4: branch -> block3(v2i)
+  block2:
+    inst5: op def:v3i:reg use:v1i:fixed(p1i)
+    inst6: branch -> block3(v1i)
+  block3(v4i):
+    inst7: ret use:v4i:reg use:v0i:any
+end
+"
+        ))
+    }
+
+    #[test]
+    fn a_function_survives_the_round_trip() {
+        let d = diamond();
+        let f = d.to_function();
+        assert_eq!(Draft::from_function(&f, &d.machine), d);
+        assert_eq!(d.num_insts(), 8);
+        assert_eq!(d.cost(), [8, 4, 10, 1, 0, 8, 0, 6]);
+    }
+
+    #[test]
+    fn repair_substitutes_the_nearest_value_of_the_class() {
+        let mut d = diamond();
+        d.blocks[1].insts.remove(0); // inst3, which defined v2
+        d.repair();
+        // block1's branch argument v2 becomes v1, the latest int value
+        // that dominates it.
+        assert!(
+            text(&d).contains("inst3: branch -> block3(v1i)"),
+            "{}",
+            text(&d)
+        );
+        let mut d = diamond();
+        d.blocks[0].insts.remove(0); // inst0, which defined v0
+        d.repair();
+        // No value dominates inst1's use of v0: the operand goes. Later
+        // uses of v0 get the nearest value before them: v1, or block3's own
+        // parameter v4.
+        let t = text(&d);
+        assert!(t.contains("inst0: op def:v1i:any\n"), "{t}");
+        assert!(t.contains("inst2: op def:v2i:reg use:v1i:any"), "{t}");
+        assert!(t.contains("inst6: ret use:v4i:reg use:v4i:any"), "{t}");
+    }
+
+    #[test]
+    fn repair_removes_a_parameter_no_value_can_feed() {
+        let mut d = draft(&format!(
+            "{MACHINE}function
+  block0:
+    inst0: op def:v0f:reg
+    inst1: branch -> block1(v0f)
+  block1(v1f):
+    inst2: ret use:v1f:reg
+end
+"
+        ));
+        d.blocks[0].insts.remove(0);
+        d.repair();
+        d.renumber();
+        assert_eq!(
+            text(&d),
+            "function\n  block0:\n    inst0: branch -> block1()\n  block1:\n    inst1: ret\nend\n"
+        );
+    }
+
+    #[test]
+    fn removing_a_blocks_targets_makes_a_return() {
+        let mut d = diamond();
+        d.remove_blocks(&[false, true, true, false]);
+        d.repair();
+        // block3 is unreachable now and goes too.
+        assert_eq!(d.blocks.len(), 1);
+        let t = text(&d);
+        assert!(t.contains("inst2: ret use:v1i:any\nend"), "{t}");
+    }
+
+    #[test]
+    fn renumber_is_dense_in_definition_order() {
+        let mut d = diamond();
+        d.blocks[1].insts.remove(0);
+        d.blocks[2].insts.remove(0);
+        d.repair();
+        d.renumber();
+        let f = d.to_function();
+        assert_eq!(f.num_vregs(), 3);
+        assert!(allocator::validate::validate(&f, &d.machine).is_empty());
+        assert_eq!(
+            f.block_params(Block::new(3)),
+            &[VReg::new(2, RegClass::Int)]
+        );
+    }
+
+    #[test]
+    fn removing_a_reused_operand_fixes_reuse_indices() {
+        let mut i = DraftInst {
+            opcode: Opcode::Op,
+            operands: vec![
+                Operand::def(VReg::new(0, RegClass::Int), OperandConstraint::Reuse(2)),
+                Operand::use_(VReg::new(1, RegClass::Int), OperandConstraint::Reg),
+                Operand::use_(VReg::new(2, RegClass::Int), OperandConstraint::Reg),
+                Operand::def(VReg::new(3, RegClass::Int), OperandConstraint::Reuse(1)),
+            ],
+            clobbers: vec![],
+            targets: vec![],
+        };
+        i.remove_operand(1);
+        assert_eq!(i.operands[0].constraint(), OperandConstraint::Reuse(1));
+        assert_eq!(i.operands[2].constraint(), OperandConstraint::Any);
+    }
+}
