@@ -1,8 +1,8 @@
 //! `rafuzz fuzz`: the built-in fuzzing engine. It needs nothing but stable
 //! Rust: inputs are fresh random bytes or mutations and splices of corpus
 //! entries; an input that reaches a feature not seen before (see
-//! [`crate::features`]) joins the in-memory corpus; every input runs under
-//! `catch_unwind`, and a panic is a finding, written to
+//! [`crate::features`]) joins the in-memory corpus; every input runs through
+//! [`Target::failure`], and a failure (or a panic) is a finding, written to
 //! `artifacts/<target>/` (through a temporary name and a rename, so an
 //! interrupted campaign never leaves half a file) and reported with the
 //! command that replays it.

@@ -1,8 +1,9 @@
 //! Fuzz target bodies as plain functions over `&[u8]`, their registry, and
 //! the pieces of the `rafuzz` command line that are worth testing.
 //!
-//! A target panics only on a real finding, with a message that names what
-//! went wrong; every other input, however odd, returns normally.
+//! A target reports a [`failure::Failure`] only on a real finding, with a
+//! signature and a message that names what went wrong; every other input,
+//! however odd, passes. Engine wrappers turn a failure into a panic.
 
 pub mod cli;
 pub mod engine;

@@ -1,6 +1,6 @@
 //! The registry of fuzz targets. Each target is a plain function over the
-//! fuzzer's bytes that returns normally on every input except a real finding,
-//! on which it panics with a message naming what went wrong.
+//! fuzzer's bytes that passes on every input except a real finding, for
+//! which it returns a [`Failure`] naming what went wrong.
 
 pub mod checker_soundness;
 pub mod differential;
