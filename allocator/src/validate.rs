@@ -570,6 +570,16 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
                             v.class()
                         ),
                     ));
+                } else if let Some(j) = ops[..k]
+                    .iter()
+                    .position(|o| o.is_def() && o.constraint() == OperandConstraint::Reuse(target))
+                {
+                    errs.push(err(
+                        site,
+                        format!(
+                            "operands {j} and {k} of {i} both reuse operand {target}: two defs cannot both take one input's location"
+                        ),
+                    ));
                 }
             }
             OperandConstraint::Limit(n) => {
