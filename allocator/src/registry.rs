@@ -16,6 +16,9 @@ pub enum AllocError {
     /// The allocator does not handle this combination of features; counted
     /// apart, never a finding.
     Unsupported(String),
+    /// The allocator itself broke: an outside program crashed, timed out or
+    /// answered something that is not an allocation.
+    Failed(String),
 }
 
 impl fmt::Display for AllocError {
@@ -23,6 +26,7 @@ impl fmt::Display for AllocError {
         match self {
             AllocError::Impossible(m) => write!(f, "allocation impossible: {m}"),
             AllocError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            AllocError::Failed(m) => write!(f, "allocator failed: {m}"),
         }
     }
 }

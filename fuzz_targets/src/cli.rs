@@ -388,7 +388,8 @@ pub fn fuzz(
         }
         let _ = writeln!(
             out,
-            "  replay:  rafuzz run {} {}",
+            "  replay:  {} {} {}",
+            rafuzz_run(),
             f.target,
             replay.display()
         );
@@ -425,7 +426,7 @@ fn describe(i: &crate::reduce::Input) -> String {
 fn replay_command(by: &ReduceBy, target: &str, path: &Path) -> String {
     match by {
         ReduceBy::Predicate(cmd) => format!("sh -c '{cmd} \"$1\"' sh {}", path.display()),
-        _ => format!("rafuzz run {target} {}", path.display()),
+        _ => format!("{} {target} {}", rafuzz_run(), path.display()),
     }
 }
 
@@ -576,7 +577,10 @@ pub fn reduce(
                 .iter()
                 .find(|f| f.name == *name)
                 .map_or_else(
-                    || format!("{name}_checker"),
+                    || match crate::external::command_of(name) {
+                        Some(_) => format!("{}_checker", crate::external::NAME),
+                        None => format!("{name}_checker"),
+                    },
                     |f| f.target_name().to_string(),
                 );
             (target, outcome)
@@ -640,4 +644,81 @@ pub fn reduce(
     let _ = writeln!(out, "wrote:   {}", path.display());
     let _ = writeln!(out, "replay:  {}", replay_command(by, &target, &path));
     0
+}
+
+/// `rafuzz serve --allocator NAME`: this repository's allocator behind the
+/// outside-program protocol of [`crate::external`], an example of such a
+/// program. Reads cases from `input` (each ends with the function's `end`
+/// line, the second `end` of the case) and answers each with its
+/// allocation section, `unsupported: REASON` or `error: REASON`, flushed.
+/// Status 0 at the end of the input.
+pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) -> i32 {
+    let Some(a) = crate::allocator_by_name(name) else {
+        eprintln!("no allocator named `{name}` (see `rafuzz list`)");
+        return 2;
+    };
+    let mut case_text = String::new();
+    let mut line = String::new();
+    let mut ends = 0;
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => return 0,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("rafuzz serve: cannot read the input: {e}");
+                return 1;
+            }
+        }
+        case_text.push_str(&line);
+        ends += usize::from(line.trim() == "end");
+        if ends < 2 {
+            continue;
+        }
+        let one_line = |s: String| s.replace('\n', " ");
+        let reply = match parse_and_validate(case_text.as_bytes()) {
+            Err(d) => format!(
+                "error: {}\n",
+                one_line(format!("the case is not valid: {}", d[0]))
+            ),
+            Ok((case, _)) => match a.run(&case.func, &case.machine) {
+                Ok(o) => {
+                    let mut s = String::new();
+                    allocator::text::print_allocation(&mut s, &case.func, &o);
+                    s
+                }
+                Err(allocator::AllocError::Unsupported(m)) => {
+                    format!("unsupported: {}\n", one_line(m))
+                }
+                Err(e) => format!("error: {}\n", one_line(e.to_string())),
+            },
+        };
+        if out
+            .write_all(reply.as_bytes())
+            .and_then(|_| out.flush())
+            .is_err()
+        {
+            return 1;
+        }
+        case_text.clear();
+        ends = 0;
+    }
+}
+
+/// Registers the outside program `--allocator cmd:...` names, with its
+/// timeout; a usage error message otherwise.
+pub fn register_external(spec: &str, timeout_ms: u64) -> Result<(), String> {
+    let cmd = crate::external::command_of(spec).ok_or_else(|| {
+        format!("`{spec}`: only an outside program (`cmd:PROGRAM ARGS`) can be added here")
+    })?;
+    crate::external::register(cmd, std::time::Duration::from_millis(timeout_ms)).map(|_| ())
+}
+
+/// `rafuzz run`, with `--allocator 'cmd:...'` when an outside program is
+/// registered: the start of every replay command printed.
+fn rafuzz_run() -> String {
+    match crate::external::registered() {
+        Some(e) => format!("rafuzz run --allocator 'cmd:{}'", e.command()),
+        None => "rafuzz run".to_string(),
+    }
 }

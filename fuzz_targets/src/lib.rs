@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod external;
 pub mod failure;
 pub mod faults;
 pub mod features;
@@ -17,14 +18,25 @@ pub mod targets;
 
 pub use targets::{target_by_name, targets, Target};
 
-/// Every allocator the harness knows: this repository's, in a fixed order.
+/// Every allocator the harness knows: this repository's, in a fixed order,
+/// then the outside program when one is registered ([`external`]).
 pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
-    allocator::allocators()
+    let mut v = allocator::allocators();
+    if let Some(e) = external::registered() {
+        v.push(e);
+    }
+    v
 }
 
 /// The allocator called `name`, including the test-only faulty ones of
-/// [`faults`].
+/// [`faults`]; `cmd:PROGRAM ARGS` registers (once) and returns an outside
+/// program with the default timeout.
 pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator> {
+    if let Some(cmd) = external::command_of(name) {
+        return external::register(cmd, external::DEFAULT_TIMEOUT)
+            .ok()
+            .map(|e| e as &dyn allocator::Allocator);
+    }
     allocators()
         .into_iter()
         .chain(

@@ -426,3 +426,92 @@ fn fuzz_reduces_each_finding_and_prints_its_replay() {
     assert!(!out.contains("  reduced: "), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_outside_program_is_fuzzed_and_its_findings_reduced() {
+    let dir = scratch("fuzz-cmd");
+    let artifacts = dir.join("artifacts").display().to_string();
+    let exe = env!("CARGO_BIN_EXE_rafuzz");
+    // A correct program: nothing found, and it joins differential.
+    let (code, out) = rafuzz(&[
+        "fuzz",
+        "--allocator",
+        &format!("cmd:{exe} serve --allocator linear_scan"),
+        "--target",
+        "cmd_checker",
+        "--target",
+        "differential",
+        "--time",
+        "3",
+        "--stats",
+        "--artifacts",
+        &artifacts,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\ncmd "), "{out}");
+    // A program with a planted bug: found, reduced, and replayable.
+    let cmd = format!("cmd:{exe} serve --allocator linear_scan+swap_reuse");
+    let (code, out) = rafuzz(&[
+        "fuzz",
+        "--allocator",
+        &cmd,
+        "--target",
+        "cmd_checker",
+        "--time",
+        "60",
+        "--artifacts",
+        &artifacts,
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FOUND in cmd_checker: cmd: checker [constraint]"),
+        "{out}"
+    );
+    let replay = out
+        .lines()
+        .find_map(|l| l.strip_prefix("  replay:  "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        replay.starts_with(&format!("rafuzz run --allocator '{cmd}' cmd_checker ")),
+        "{out}"
+    );
+    let file = replay.rsplit(' ').next().unwrap();
+    assert!(file.ends_with(".reduced.ra"), "{out}");
+    let (code, again) = rafuzz(&["run", "--allocator", &cmd, "cmd_checker", file]);
+    assert_eq!(code, 1, "{again}");
+    // Only outside programs can be added with --allocator.
+    let (code, out) = rafuzz(&["run", "--allocator", "linear_scan", "cmd_checker", file]);
+    assert_eq!(code, 2, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_answers_each_case_in_turn() {
+    use std::io::Write;
+    let valid = std::fs::read_to_string(root().join("tests/cases/valid/call_like.ra")).unwrap();
+    let valid = &valid[..valid.find("allocation\n").unwrap()];
+    let invalid = valid.replace("use:v0i:reg\n", "use:v99i:reg\n");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rafuzz"))
+        .args(["serve", "--allocator", "spill_everywhere"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "{valid}{invalid}{valid}").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let replies: Vec<&str> = text.split_inclusive("end\n").collect();
+    assert_eq!(replies.len(), 2, "{text}");
+    assert!(
+        replies[0].starts_with("allocation\n  spillslots "),
+        "{text}"
+    );
+    assert!(
+        replies[1].starts_with("error: the case is not valid: "),
+        "{text}"
+    );
+    assert!(replies[1].contains("\nallocation\n"), "{text}");
+}

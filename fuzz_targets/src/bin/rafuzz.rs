@@ -88,6 +88,19 @@ enum Command {
         /// Report findings without reducing them.
         #[arg(long)]
         no_reduce: bool,
+        /// Add an outside program as allocator `cmd` (it joins
+        /// `differential` and gets the `cmd_checker` target).
+        #[arg(long, value_name = "cmd:PROGRAM ARGS")]
+        allocator: Option<String>,
+        /// How long the outside program may take over one case.
+        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        cmd_timeout: u64,
+    },
+    /// Answer cases on stdin with their allocations on stdout: an allocator
+    /// of this repository behind the outside-program protocol.
+    Serve {
+        #[arg(long)]
+        allocator: String,
     },
     /// Shrink a failing input (a raw fuzz input or a .ra case) to a small
     /// case that fails the same way, and print the command that replays it.
@@ -119,11 +132,18 @@ enum Command {
         #[arg(long, value_name = "SECONDS")]
         time: Option<f64>,
     },
-    /// Replay raw fuzz inputs (files or directories) through one target.
+    /// Replay raw fuzz inputs (files or directories) or .ra cases through
+    /// one target.
     Run {
         target: String,
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Add an outside program as allocator `cmd` (see `fuzz`).
+        #[arg(long, value_name = "cmd:PROGRAM ARGS")]
+        allocator: Option<String>,
+        /// How long the outside program may take over one case.
+        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        cmd_timeout: u64,
     },
     /// Print a generated case (machine + function) from seeded random bytes,
     /// or, with --stats, measure the generator over many inputs.
@@ -179,7 +199,15 @@ fn main() {
             save_corpus,
             reduce_time,
             no_reduce,
+            allocator,
+            cmd_timeout,
         } => {
+            if let Some(spec) = &allocator {
+                if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
+                    eprintln!("{e}");
+                    std::process::exit(2);
+                }
+            }
             let chosen: Vec<fuzz_targets::Target> = if all {
                 fuzz_targets::targets()
             } else {
@@ -256,7 +284,23 @@ fn main() {
             }
             fuzz_targets::cli::reduce(&by, &file, output.as_deref(), &opts, &mut out)
         }
-        Command::Run { target, files } => fuzz_targets::cli::run(&target, &files, &mut out),
+        Command::Run {
+            target,
+            files,
+            allocator,
+            cmd_timeout,
+        } => {
+            if let Some(spec) = &allocator {
+                if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
+                    eprintln!("{e}");
+                    std::process::exit(2);
+                }
+            }
+            fuzz_targets::cli::run(&target, &files, &mut out)
+        }
+        Command::Serve { allocator } => {
+            fuzz_targets::cli::serve(&allocator, &mut std::io::stdin().lock(), &mut out)
+        }
         Command::Gen {
             seed,
             size,

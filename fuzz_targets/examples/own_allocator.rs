@@ -1,0 +1,72 @@
+//! Fuzzing your own allocator through the `Allocator` trait, from outside
+//! this repository's registry: implement the trait, make its checker target,
+//! run the built-in engine, and reduce what it finds.
+//!
+//!     cargo run --release -p fuzz_targets --example own_allocator -- 30
+//!
+//! (the argument is the campaign's length in seconds).
+
+use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
+use fuzz_targets::reduce::{reduce_input, Input, Options};
+use std::time::Duration;
+
+/// Your allocator. `run` gets a valid function and machine and returns one
+/// allocation per operand plus the moves it inserts; on a case it cannot
+/// handle it returns `AllocError::Unsupported` (counted apart, never a
+/// finding), and it never panics.
+struct MyAllocator;
+
+impl Allocator for MyAllocator {
+    fn name(&self) -> &'static str {
+        "my_allocator"
+    }
+
+    fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        // Your allocator goes here; this one hands the work to the
+        // reference allocator.
+        allocator::spill_everywhere::SpillEverywhere.run(func, env)
+    }
+}
+
+static MINE: MyAllocator = MyAllocator;
+
+fn main() {
+    let secs: f64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10.0);
+    // Generate, allocate with MyAllocator, judge with both oracles.
+    let target = fuzz_targets::targets::differential::checker_target(&MINE);
+    let opts = fuzz_targets::engine::Options {
+        targets: vec![target.clone()],
+        time: Some(Duration::from_secs_f64(secs)),
+        runs: None,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        seed: 0,
+        corpus: "corpus".into(),
+        artifacts: "artifacts".into(),
+        keep_going: false,
+        max_len: 8192,
+        progress: Duration::from_secs(10),
+        save_corpus: None,
+    };
+    let report = fuzz_targets::engine::fuzz(&opts, &mut std::io::stderr());
+    let execs: u64 = report.rows.iter().map(|r| r.1).sum();
+    println!(
+        "{execs} cases allocated and checked, {} findings",
+        report.findings.len()
+    );
+    for f in &report.findings {
+        println!(
+            "FOUND: {}",
+            f.failure.to_string().lines().next().unwrap_or("")
+        );
+        let input = Input::Bytes(std::fs::read(&f.path).expect("the engine saved it"));
+        if let Ok(o) = reduce_input(&target, &input, &Options::default()) {
+            if let Input::Case(c) = &o.reduced {
+                println!("reduced:\n{}", allocator::text::print(c));
+            }
+        }
+    }
+    std::process::exit(i32::from(!report.findings.is_empty()));
+}
