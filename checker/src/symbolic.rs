@@ -55,7 +55,7 @@ pub enum ErrorKind {
     EditOrder,
     /// Two values live at one point of an instruction share a location.
     Interference,
-    /// A def lands in a register its instruction clobbers.
+    /// A def, or a late use, is in a register its instruction clobbers.
     ClobberedDef,
     /// A use reads a location that does not hold its vreg.
     WrongValue,
@@ -722,13 +722,20 @@ fn structural(
                 };
                 err(kind, site, format!("{what} is in {detail}, not {want}"));
             }
-            if op.is_def() {
+            // A clobber destroys its register at the late point: a def, or
+            // a late use (read at that point), may not be there.
+            if op.is_def() || op.pos() == OperandPos::Late {
                 if let Allocation::Reg(r) = a {
                     if clobbers.contains(&r) {
+                        let how = if op.is_def() {
+                            "defined in"
+                        } else {
+                            "read at the late point from"
+                        };
                         err(
                             ErrorKind::ClobberedDef,
                             site,
-                            format!("{what} is defined in {r}, which {i} clobbers"),
+                            format!("{what} is {how} {r}, which {i} clobbers"),
                         );
                     }
                 }

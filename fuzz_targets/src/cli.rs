@@ -328,7 +328,12 @@ pub fn fuzz(
             *execs as f64 / secs
         );
     }
-    for t in opts.targets.iter().filter(|_| stats) {
+    // differential's comparison table is its main output: always shown.
+    for t in opts
+        .targets
+        .iter()
+        .filter(|t| stats || t.name == "differential")
+    {
         if let Some(stats) = t.stats {
             let _ = writeln!(out, "\n{}:\n{}", t.name, stats());
         }

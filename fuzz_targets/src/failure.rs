@@ -40,6 +40,8 @@ pub enum Oracle {
     Panic,
     /// An outside command (`rafuzz reduce --predicate`) said yes.
     Predicate,
+    /// Our checker and regalloc2's disagree on an allocation.
+    CrossCheck,
 }
 
 impl Oracle {
@@ -58,6 +60,7 @@ impl Oracle {
             Oracle::Domtree => "domtree",
             Oracle::Panic => "panic",
             Oracle::Predicate => "predicate",
+            Oracle::CrossCheck => "cross-check",
         }
     }
 }

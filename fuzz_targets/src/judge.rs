@@ -20,15 +20,24 @@ pub enum Oracles {
     Interp,
 }
 
+/// Whether [`judge`] also cross-examines the two checkers on every
+/// allocation (`rafuzz fuzz --cross-check`; needs the `regalloc2` feature).
+pub static CROSS_CHECK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Judges `out` as an allocation of `case` by the allocator `name`: the
 /// checker's first error (its kind is the signature's detail) or the first
-/// interpreter divergence.
+/// interpreter divergence; with [`CROSS_CHECK`] set, first any disagreement
+/// between our checker and regalloc2's.
 pub fn judge(
     name: &'static str,
     case: &Case,
     out: &Output,
     oracles: Oracles,
 ) -> Result<(), Failure> {
+    #[cfg(feature = "regalloc2")]
+    if CROSS_CHECK.load(std::sync::atomic::Ordering::Relaxed) {
+        crate::ra2::cross_check::cross_check(name, case, out)?;
+    }
     if oracles != Oracles::Interp {
         let errs = checker::check(&case.func, &case.machine, out);
         if let Some(e) = errs.first() {

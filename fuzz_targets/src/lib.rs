@@ -13,15 +13,20 @@ pub mod faults;
 pub mod features;
 pub mod judge;
 pub mod panics;
+#[cfg(feature = "regalloc2")]
+pub mod ra2;
 pub mod reduce;
 pub mod targets;
 
 pub use targets::{target_by_name, targets, Target};
 
 /// Every allocator the harness knows: this repository's, in a fixed order,
+/// then regalloc2's two ([`ra2`], with the default feature `regalloc2`),
 /// then the outside program when one is registered ([`external`]).
 pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
     let mut v = allocator::allocators();
+    #[cfg(feature = "regalloc2")]
+    v.extend(ra2::allocators());
     if let Some(e) = external::registered() {
         v.push(e);
     }

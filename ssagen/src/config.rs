@@ -30,6 +30,13 @@ pub struct Config {
     pub branch_operands: bool,
     /// Float and vector values besides int ones.
     pub multiple_classes: bool,
+    /// An instruction never uses one vreg twice.
+    pub distinct_uses: bool,
+    /// Reuse as regalloc2 understands it: the reused input is a `reg` use,
+    /// an instruction has at most one `reuse` def, and its other early uses
+    /// keep their registers (free, not clobbered) to the late point, since
+    /// regalloc2's ion holds them there.
+    pub reuse_holds_uses: bool,
     pub machine: MachineProfile,
 }
 
@@ -77,6 +84,8 @@ impl Default for Config {
             nonalloc: true,
             branch_operands: true,
             multiple_classes: true,
+            distinct_uses: false,
+            reuse_holds_uses: false,
             machine: MachineProfile {
                 min_regs: 1,
                 max_regs: 32,
@@ -88,6 +97,28 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Everything regalloc2 takes (see the README's list of its
+    /// limitations): no `limit`, no operands on branches and returns, no
+    /// vreg used twice by one instruction, reuse as regalloc2 understands it.
+    /// The `differential` target draws half its cases with it so that
+    /// regalloc2 takes part.
+    pub fn regalloc2() -> Config {
+        let mut c = Config::default();
+        c.constraints.limit = false;
+        c.branch_operands = false;
+        c.distinct_uses = true;
+        c.reuse_holds_uses = true;
+        c
+    }
+
+    /// [`Config::regalloc2`] without `stack` constraints, which regalloc2's
+    /// fastalloc mishandles on defs.
+    pub fn regalloc2_fastalloc() -> Config {
+        let mut c = Config::regalloc2();
+        c.constraints.stack = false;
+        c
+    }
+
     /// CFG only: terminators, no values beyond what block parameters need.
     pub fn cfg_only() -> Config {
         Config {

@@ -336,6 +336,9 @@ impl Gen<'_, '_, '_> {
         for _ in 0..n {
             let Some(v) = self.pick_value() else { break };
             let d = self.c.byte();
+            if self.cfg.distinct_uses && self.uses.iter().any(|u| u.op.vreg() == v) {
+                continue;
+            }
             let late = self.cfg.positions && d & 7 == 7;
             let pos = if late {
                 OperandPos::Late
@@ -383,24 +386,35 @@ impl Gen<'_, '_, '_> {
     fn reuse_def(&mut self, pr: &mut PointRegs, v: VReg) -> Option<Operand> {
         let class = v.class();
         let n = self.uses.len();
-        if n == 0 {
+        let held = self.cfg.reuse_holds_uses;
+        if n == 0 || (held && self.uses.iter().any(|u| u.reused)) {
             return None;
         }
         let start = self.c.int(0, n - 1);
+        let late = Span {
+            early: false,
+            late: true,
+        };
         for j in (0..n).map(|j| (start + j) % n) {
             let u = self.uses[j];
             if u.reused || u.op.pos() != OperandPos::Early || u.op.class() != class {
                 continue;
             }
-            let late = Span {
-                early: false,
-                late: true,
-            };
+            if held && (u.op.constraint() != OperandConstraint::Reg || !self.can_hold_uses(pr, j)) {
+                continue;
+            }
             if let Some(hw) = u.witness {
                 if pr.free(class, late, 1 << hw) == 0 {
                     continue;
                 }
                 pr.take(class, late, hw);
+            }
+            if held {
+                for k in (0..n).filter(|&k| k != j && self.uses[k].op.pos() == OperandPos::Early) {
+                    if let Some(hw) = self.uses[k].witness {
+                        pr.take(self.uses[k].op.class(), late, hw);
+                    }
+                }
             }
             self.uses[j].reused = true;
             return Some(Operand::new(
@@ -411,6 +425,31 @@ impl Gen<'_, '_, '_> {
             ));
         }
         None
+    }
+
+    /// Whether every early use but `j` can keep its register to the late
+    /// point: its witness is free there and not clobbered, and a `fixed`
+    /// register without a witness (outside the machine) is not clobbered.
+    /// (The reused input's own witness is checked apart; it differs from
+    /// theirs, as each use's witness does.)
+    fn can_hold_uses(&self, pr: &PointRegs, j: usize) -> bool {
+        let late = Span {
+            early: false,
+            late: true,
+        };
+        self.uses.iter().enumerate().all(|(k, u)| {
+            if k == j || u.op.pos() != OperandPos::Early {
+                return true;
+            }
+            let class = u.op.class();
+            match (u.witness, u.op.constraint()) {
+                (Some(hw), _) => pr.free(class, late, 1 << hw) != 0,
+                (None, OperandConstraint::FixedReg(r)) => {
+                    pr.clobbered[class.index()] & (1 << r.hw()) == 0
+                }
+                _ => true,
+            }
+        })
     }
 
     /// Appends the instruction built in `uses` and `defs`, and makes its defs

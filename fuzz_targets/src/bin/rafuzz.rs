@@ -95,6 +95,10 @@ enum Command {
         /// How long the outside program may take over one case.
         #[arg(long, value_name = "MS", default_value_t = 5000)]
         cmd_timeout: u64,
+        /// Also run regalloc2's checker on every allocation and report any
+        /// disagreement with ours as a finding.
+        #[arg(long)]
+        cross_check: bool,
     },
     /// Answer cases on stdin with their allocations on stdout: an allocator
     /// of this repository behind the outside-program protocol.
@@ -201,7 +205,15 @@ fn main() {
             no_reduce,
             allocator,
             cmd_timeout,
+            cross_check,
         } => {
+            if cross_check {
+                if !cfg!(feature = "regalloc2") {
+                    eprintln!("--cross-check needs rafuzz built with the `regalloc2` feature");
+                    std::process::exit(2);
+                }
+                fuzz_targets::judge::CROSS_CHECK.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             if let Some(spec) = &allocator {
                 if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
                     eprintln!("{e}");

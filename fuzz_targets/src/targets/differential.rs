@@ -135,17 +135,32 @@ pub fn allocator_check(a: &dyn Allocator, case: &Case) -> Result<(), Failure> {
 }
 
 /// The `<name>_checker` target of an allocator: generate, allocate, both
-/// oracles.
+/// oracles. regalloc2's allocators get the cases of
+/// [`ssagen::Config::regalloc2`] (fastalloc: `regalloc2_fastalloc`), the
+/// others the default generator's.
 pub fn checker_target(a: &'static dyn Allocator) -> Target {
     let name = checker_name(a);
+    let peer = a.name().starts_with("regalloc2_");
+    let (config, case_of): (ssagen::Config, super::CaseOf) = match a.name() {
+        "regalloc2_fastalloc" => (
+            ssagen::Config::regalloc2_fastalloc(),
+            super::regalloc2_fastalloc_case,
+        ),
+        _ if peer => (ssagen::Config::regalloc2(), super::regalloc2_case),
+        _ => (ssagen::Config::default(), super::generated_case),
+    };
     Target {
         name,
-        description: "generate, allocate with this allocator, then both oracles",
+        description: if peer {
+            "generate (what regalloc2 takes), allocate with this allocator, then both oracles"
+        } else {
+            "generate, allocate with this allocator, then both oracles"
+        },
         check: Arc::new(move |data: &[u8]| {
-            super::check_generated(data, |case| allocator_check(a, case))
+            super::check_generated_with(data, &config, |case| allocator_check(a, case))
         }),
         check_case: Some(Arc::new(move |case: &Case| allocator_check(a, case))),
         stats: None,
-        case_of: super::generated_case,
+        case_of,
     }
 }

@@ -2,6 +2,8 @@
 //! fuzzer's bytes that passes on every input except a real finding, for
 //! which it returns a [`Failure`] naming what went wrong.
 
+#[cfg(feature = "regalloc2")]
+pub mod checker_agreement;
 pub mod checker_soundness;
 pub mod differential;
 mod domtree;
@@ -34,7 +36,7 @@ pub struct Target {
     pub stats: Option<fn() -> String>,
     /// The case the target builds from an input, when it builds one: saved
     /// beside a finding, and where reduction starts.
-    pub case_of: fn(&[u8]) -> Option<Case>,
+    pub case_of: CaseOf,
 }
 
 impl Target {
@@ -65,13 +67,25 @@ impl Target {
     }
 }
 
+/// How a target turns its input into a case, when it has one.
+pub type CaseOf = fn(&[u8]) -> Option<Case>;
+
 /// The failure `check` finds in the case the default generator makes from
 /// `data`, with the case appended to the message.
 pub fn check_generated(
     data: &[u8],
     check: impl FnOnce(&Case) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let case = ::ssagen::generate_from_bytes(data, &::ssagen::Config::default());
+    check_generated_with(data, &::ssagen::Config::default(), check)
+}
+
+/// [`check_generated`] with another generator config.
+pub fn check_generated_with(
+    data: &[u8],
+    config: &::ssagen::Config,
+    check: impl FnOnce(&Case) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let case = ::ssagen::generate_from_bytes(data, config);
     ssagen::note_case(&case);
     check(&case).map_err(|mut f| {
         f.message.push('\n');
@@ -85,6 +99,41 @@ pub fn generated_case(data: &[u8]) -> Option<Case> {
     Some(::ssagen::generate_from_bytes(
         data,
         &::ssagen::Config::default(),
+    ))
+}
+
+/// The case [`::ssagen::Config::regalloc2`] makes from `data`: what the
+/// regalloc2 allocators' checker targets run.
+pub fn regalloc2_case(data: &[u8]) -> Option<Case> {
+    Some(::ssagen::generate_from_bytes(
+        data,
+        &::ssagen::Config::regalloc2(),
+    ))
+}
+
+/// The generator config `differential` uses for `data`, and the bytes left
+/// for it: with regalloc2 among the allocators, an input whose first byte
+/// is odd gets [`::ssagen::Config::regalloc2`] (so that regalloc2 takes
+/// part), every other input the default config, over all its bytes.
+pub fn differential_config(data: &[u8]) -> (::ssagen::Config, &[u8]) {
+    match data.first() {
+        Some(b) if cfg!(feature = "regalloc2") && b & 1 == 1 => {
+            (::ssagen::Config::regalloc2(), &data[1..])
+        }
+        _ => (::ssagen::Config::default(), data),
+    }
+}
+
+fn differential_case(data: &[u8]) -> Option<Case> {
+    let (config, rest) = differential_config(data);
+    Some(::ssagen::generate_from_bytes(rest, &config))
+}
+
+/// The case [`::ssagen::Config::regalloc2_fastalloc`] makes from `data`.
+pub fn regalloc2_fastalloc_case(data: &[u8]) -> Option<Case> {
+    Some(::ssagen::generate_from_bytes(
+        data,
+        &::ssagen::Config::regalloc2_fastalloc(),
     ))
 }
 
@@ -137,15 +186,34 @@ pub fn targets() -> Vec<Target> {
         Target {
             name: "differential",
             description: "every allocator on one case: both oracles, the same values at every use, quality compared",
-            check: Arc::new(|d: &[u8]| check_generated(d, differential::check_case)),
+            check: Arc::new(|d: &[u8]| {
+                let (config, rest) = differential_config(d);
+                check_generated_with(rest, &config, differential::check_case)
+            }),
             check_case: Some(Arc::new(differential::check_case)),
             stats: Some(differential::stats),
-            case_of: generated_case,
+            case_of: differential_case,
         },
     ]
     .into_iter()
+    .chain(agreement())
     .chain(crate::allocators().into_iter().map(differential::checker_target))
     .collect()
+}
+
+/// `checker_agreement`, when regalloc2's checker is built in.
+fn agreement() -> Option<Target> {
+    #[cfg(feature = "regalloc2")]
+    return Some(Target {
+        name: "checker_agreement",
+        description: "our checker and regalloc2's give the same verdict on every allocator's output and on mutants of it",
+        check: Arc::new(checker_agreement::check),
+        check_case: Some(Arc::new(checker_agreement::check_case)),
+        stats: Some(checker_agreement::stats),
+        case_of: differential_case,
+    });
+    #[cfg(not(feature = "regalloc2"))]
+    None
 }
 
 /// The target called `name`, including the test-only ones: `planted` and

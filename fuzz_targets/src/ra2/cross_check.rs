@@ -1,0 +1,194 @@
+//! Cross-examination of the two symbolic checkers: ours
+//! ([`checker::check`]) and regalloc2's (`regalloc2::checker`), which
+//! implement the same definition independently. On any allocation of any
+//! allocator they must give the same verdict, except where ours checks
+//! more (the [`OURS_ONLY`] kinds): then ours may reject what regalloc2's
+//! accepts, never the reverse.
+
+use super::adapt;
+use crate::failure::{Failure, Oracle, Signature};
+use allocator::validate::Site;
+use allocator::{Case, OperandConstraint, OperandPos, Output};
+use checker::ErrorKind;
+use regalloc2 as ra2;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Error kinds of ours that regalloc2's checker does not look for. An
+/// allocation ours rejects only for these may pass regalloc2's.
+///
+/// - `interference`: two values live at one point of an instruction in one
+///   location. regalloc2's checker follows values through locations but
+///   does not compare an instruction's operands with each other, so an
+///   early def sharing a register with a use it outlives passes.
+/// - `clobbered-def`: a def placed in a register the instruction clobbers.
+///   regalloc2's checker applies the def, then empties clobbered registers
+///   only when no def is there.
+/// - `constraint`, for `reg` and `limit` pointing at a register the machine
+///   does not allocate (the scratch, a non-allocatable register): regalloc2
+///   checks only that the location is a register.
+/// - `not-in-machine`: a location outside the machine's registers.
+/// - `none-allocation` on a move: regalloc2's checker applies a move
+///   without looking at its locations (a `none` operand it does reject).
+///
+/// Two more places are not kinds of their own, both `wrong-value` (see
+/// [`ours_only`]).
+pub const OURS_ONLY: &[ErrorKind] = &[
+    ErrorKind::Interference,
+    ErrorKind::ClobberedDef,
+    ErrorKind::Constraint,
+    ErrorKind::NotInMachine,
+    ErrorKind::NoneAllocation,
+];
+
+/// Error kinds that mean the output is malformed as data (counts, order,
+/// placement, class). regalloc2's checker assumes well-formed output and
+/// indexes out of bounds on it, so it is not run on such output.
+pub const MALFORMED: &[ErrorKind] = &[
+    ErrorKind::AllocCount,
+    ErrorKind::WrongClass,
+    ErrorKind::SpillSlotRange,
+    ErrorKind::EditPlacement,
+    ErrorKind::EditOrder,
+];
+
+/// Whether our error `e` on `case` is one regalloc2's checker is
+/// documented not to find: an [`OURS_ONLY`] kind, or a `wrong-value`
+/// - where the location "holds no live value": regalloc2's checker treats a
+///   move from a location that holds no value as no move at all (on
+///   purpose: its move resolver saves and restores registers that may hold
+///   nothing), so the destination keeps its old value; ours, like the
+///   machine, overwrites it with garbage;
+/// - of a late use in an instruction with a `reuse` def: regalloc2's
+///   checker skips every late use of such an instruction.
+pub fn ours_only(case: &Case, e: &checker::CheckError) -> bool {
+    if OURS_ONLY.contains(&e.kind) {
+        return true;
+    }
+    if e.kind != ErrorKind::WrongValue {
+        return false;
+    }
+    if e.message.contains("holds no live value") {
+        return true;
+    }
+    match e.site {
+        Site::Alloc(i, k) | Site::Operand(i, k) => {
+            let ops = case.func.inst_operands(i);
+            ops.get(k)
+                .is_some_and(|o| o.is_use() && o.pos() == OperandPos::Late)
+                && ops
+                    .iter()
+                    .any(|o| matches!(o.constraint(), OperandConstraint::Reuse(_)))
+        }
+        _ => false,
+    }
+}
+
+/// Verdict counters over the process: both accept, both reject, only ours
+/// rejects (for [`OURS_ONLY`] kinds), regalloc2's checker not run.
+pub static BOTH_ACCEPT: AtomicU64 = AtomicU64::new(0);
+pub static BOTH_REJECT: AtomicU64 = AtomicU64::new(0);
+pub static OURS_STRICTER: AtomicU64 = AtomicU64::new(0);
+pub static NOT_RUN: AtomicU64 = AtomicU64::new(0);
+
+/// One line of counters.
+pub fn stats() -> String {
+    let l = |c: &AtomicU64| c.load(Ordering::Relaxed);
+    format!(
+        "both_accept={} both_reject={} only_ours_rejects={} malformed_not_cross_checked={}",
+        l(&BOTH_ACCEPT),
+        l(&BOTH_REJECT),
+        l(&OURS_STRICTER),
+        l(&NOT_RUN)
+    )
+}
+
+/// regalloc2's checker on `out`: `Ok` when it accepts, else its first
+/// error (as Debug text) and the number of errors. A panic inside it is
+/// returned as an error too.
+pub fn theirs(case: &Case, out: &Output) -> Result<(), (String, usize)> {
+    let adapted = adapt::Adapted::new(&case.func);
+    let env = adapt::machine(&case.machine);
+    let ra2_out = adapt::output(&case.func, out);
+    let r = crate::panics::catch(|| {
+        let mut c = ra2::checker::Checker::new(&adapted, &env);
+        c.prepare(&ra2_out);
+        c.run().map_err(|e| format!("{e:?}"))
+    });
+    match r {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => {
+            let n = e.matches("inst:").count().max(1);
+            Err((e, n))
+        }
+        Err(panic) => Err((format!("panic: {panic}"), 1)),
+    }
+}
+
+/// The name of the first error in regalloc2's Debug text of its errors.
+fn first_kind(text: &str) -> &str {
+    let t = text
+        .trim_start_matches("CheckerErrors { errors: [")
+        .trim_start();
+    let end = t
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(t.len());
+    &t[..end]
+}
+
+/// Both checkers on `out`, an allocation of `case` by `name`: a failure
+/// when their verdicts disagree outside the documented places.
+pub fn cross_check(name: &'static str, case: &Case, out: &Output) -> Result<(), Failure> {
+    let ours = checker::check(&case.func, &case.machine, out);
+    if ours.iter().any(|e| MALFORMED.contains(&e.kind)) {
+        NOT_RUN.fetch_add(1, Ordering::Relaxed);
+        return Ok(());
+    }
+    let theirs = theirs(case, out);
+    match (ours.first(), theirs) {
+        (None, Ok(())) => {
+            BOTH_ACCEPT.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        (Some(_), Err(_)) => {
+            BOTH_REJECT.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        }
+        (None, Err((e, n))) => Err(Failure::new(
+            Signature::new(
+                Some(name),
+                Oracle::CrossCheck,
+                &format!("theirs rejects: {}", first_kind(&e)),
+            ),
+            format!(
+                "regalloc2's checker rejects {name}'s allocation, ours accepts it ({n} errors): {e}"
+            ),
+        )),
+        (Some(first), Ok(())) => {
+            // After an interference or a clobbered def the two dataflows
+            // part ways (regalloc2 applies an instruction's defs in operand
+            // order, early or late), so later wrong values are not compared.
+            let diverged = ours
+                .iter()
+                .any(|e| matches!(e.kind, ErrorKind::Interference | ErrorKind::ClobberedDef));
+            match ours.iter().find(|e| !diverged && !ours_only(case, e)) {
+                None => {
+                    OURS_STRICTER.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                }
+                Some(e) => Err(Failure::new(
+                    Signature::new(
+                        Some(name),
+                        Oracle::CrossCheck,
+                        &format!("ours rejects: {}", e.kind.name()),
+                    ),
+                    format!(
+                        "our checker rejects {name}'s allocation, regalloc2's accepts it: {} [{}] (first error: {})",
+                        e.message,
+                        e.kind.name(),
+                        first.message
+                    ),
+                )),
+            }
+        }
+    }
+}

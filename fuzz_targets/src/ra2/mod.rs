@@ -1,0 +1,89 @@
+//! regalloc2 as a peer allocator, and its checker as a second symbolic
+//! oracle (cargo feature `regalloc2`, on by default).
+//!
+//! Two allocators, `regalloc2_ion` (the backtracking allocator) and
+//! `regalloc2_fastalloc` (the single-pass one), run the pinned regalloc2
+//! release on our functions through [`adapt`]; like every allocator they get
+//! a `<name>_checker` target and join `differential`. The combinations of
+//! operands regalloc2 does not take are recognised before it runs
+//! ([`unsupported`]) and answered with [`AllocError::Unsupported`], which
+//! targets count apart and never report. [`cross_check`] runs regalloc2's
+//! checker beside ours on any allocation and reports where they disagree.
+
+pub mod adapt;
+pub mod cross_check;
+pub mod unsupported;
+
+use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
+use regalloc2 as ra2;
+
+/// The version of regalloc2 the adapter is built and documented against
+/// (the dependency is pinned to it with `=`).
+pub const VERSION: &str = "0.15.2";
+
+/// One of regalloc2's algorithms behind our [`Allocator`] trait.
+pub struct Regalloc2 {
+    name: &'static str,
+    algorithm: ra2::Algorithm,
+}
+
+/// regalloc2's backtracking allocator (IonMonkey's design).
+pub static ION: Regalloc2 = Regalloc2 {
+    name: "regalloc2_ion",
+    algorithm: ra2::Algorithm::Ion,
+};
+
+/// regalloc2's fast single-pass allocator.
+pub static FASTALLOC: Regalloc2 = Regalloc2 {
+    name: "regalloc2_fastalloc",
+    algorithm: ra2::Algorithm::Fastalloc,
+};
+
+/// Both, in registry order.
+pub fn allocators() -> [&'static dyn Allocator; 2] {
+    [&ION, &FASTALLOC]
+}
+
+impl Regalloc2 {
+    pub fn algorithm(&self) -> ra2::Algorithm {
+        self.algorithm
+    }
+}
+
+impl Allocator for Regalloc2 {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        if let Some(why) = unsupported::check(self.algorithm, func, env) {
+            return Err(AllocError::Unsupported(why.to_string()));
+        }
+        self.run_unchecked(func, env)
+    }
+}
+
+impl Regalloc2 {
+    /// Runs regalloc2 without first ruling out its [`unsupported`] cases:
+    /// for the tests that show each limitation is real.
+    pub fn run_unchecked(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        let adapted = adapt::Adapted::new(func);
+        let options = ra2::RegallocOptions {
+            validate_ssa: true,
+            algorithm: self.algorithm,
+            ..Default::default()
+        };
+        match ra2::run(&adapted, &adapt::machine(env), &options) {
+            Ok(out) => Ok(adapt::from_output(&out)),
+            // regalloc2's idea of a feasible case is narrower than ours: ion
+            // cannot always evict around fixed registers in a tight
+            // register file. See the README.
+            Err(ra2::RegAllocError::TooManyLiveRegs) => Err(AllocError::Unsupported(
+                "regalloc2 gave up with TooManyLiveRegs (too-many-live-regs)".into(),
+            )),
+            // Every other error means regalloc2 judges a case valid by our
+            // rules as malformed or infeasible: a finding either way.
+            Err(e) => Err(AllocError::Failed(format!("regalloc2 returned {e:?}"))),
+        }
+    }
+}
