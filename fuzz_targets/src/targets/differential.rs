@@ -31,10 +31,25 @@ struct Quality {
 }
 
 static QUALITY: Mutex<BTreeMap<&'static str, Quality>> = Mutex::new(BTreeMap::new());
+/// The same, over only the cases every allocator allocated: the fair
+/// comparison when some allocators refuse some cases.
+static COMMON: Mutex<BTreeMap<&'static str, Quality>> = Mutex::new(BTreeMap::new());
 
-/// The comparison table: per allocator, mean counts per case.
+/// The comparison tables: per allocator, mean counts per case, over the
+/// cases each allocator took, then over the cases all of them took.
 pub fn stats() -> String {
-    let q = QUALITY.lock().unwrap();
+    let all = table(&QUALITY.lock().unwrap());
+    let common = COMMON.lock().unwrap();
+    let n = common.values().next().map_or(0, |q| q.cases);
+    format!(
+        "{all}
+over the {n} cases every allocator took:
+{}",
+        table(&common)
+    )
+}
+
+fn table(q: &BTreeMap<&'static str, Quality>) -> String {
     let mut s = format!(
         "{:<20} {:>7} {:>11} {:>8} {:>8} {:>8} {:>9} {:>13}",
         "allocator",
@@ -62,29 +77,45 @@ pub fn stats() -> String {
     s
 }
 
-fn record(name: &'static str, case: &Case, out: Option<&Output>) {
-    let mut q = QUALITY.lock().unwrap();
-    let e = q.entry(name).or_default();
-    let Some(out) = out else {
-        e.unsupported += 1;
-        return;
-    };
-    let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
-    e.cases += 1;
-    e.moves += st.moves as u64;
-    e.spills += st.spills as u64;
-    e.reloads += st.reloads as u64;
-    e.reg_moves += st.reg_moves as u64;
-    e.weighted += out.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
+fn record(name: &'static str, case: &Case, out: Option<&Output>) -> Quality {
+    let mut one = Quality::default();
+    match out {
+        None => one.unsupported = 1,
+        Some(out) => {
+            let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+            one.cases = 1;
+            one.moves = st.moves as u64;
+            one.spills = st.spills as u64;
+            one.reloads = st.reloads as u64;
+            one.reg_moves = st.reg_moves as u64;
+            one.weighted =
+                out.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
+        }
+    }
+    QUALITY.lock().unwrap().entry(name).or_default().add(&one);
+    one
+}
+
+impl Quality {
+    fn add(&mut self, o: &Quality) {
+        self.cases += o.cases;
+        self.unsupported += o.unsupported;
+        self.moves += o.moves;
+        self.spills += o.spills;
+        self.reloads += o.reloads;
+        self.reg_moves += o.reg_moves;
+        self.weighted += o.weighted;
+    }
 }
 
 /// Every allocator on `case` (valid and feasible): each output must pass
 /// both oracles, and all must read the same values along the same paths.
 pub fn check_case(case: &Case) -> Result<(), Failure> {
     let mut first: Option<(&'static str, Vec<u64>)> = None;
+    let mut qualities = Vec::new();
     for a in crate::allocators() {
         let out = allocate_and_judge(a, case, Oracles::Both)?;
-        record(a.name(), case, out.as_ref());
+        qualities.push((a.name(), record(a.name(), case, out.as_ref())));
         let Some(out) = out else {
             crate::features::note("unsupported", 1);
             continue;
@@ -109,6 +140,12 @@ pub fn check_case(case: &Case) -> Result<(), Failure> {
                     ));
                 }
             }
+        }
+    }
+    if qualities.iter().all(|(_, q)| q.cases == 1) {
+        let mut common = COMMON.lock().unwrap();
+        for (name, q) in &qualities {
+            common.entry(name).or_default().add(q);
         }
     }
     Ok(())
