@@ -34,9 +34,6 @@ fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
 fn each_limitation_example_is_refused_for_its_reason_and_is_real() {
     let examples = cases("tests/cases/regalloc2");
     for l in Limitation::ALL {
-        if l == Limitation::ReuseIndexTooLarge {
-            continue; // a guard on regalloc2's encoding; no generated case reaches it
-        }
         let (path, case) = examples
             .iter()
             .find(|(p, _)| p.file_stem().unwrap() == l.name())
@@ -72,6 +69,28 @@ fn each_limitation_example_is_refused_for_its_reason_and_is_real() {
         }
         assert!(refused_by_one, "{}", l.name());
     }
+}
+
+/// `TooManyLiveRegs` on a case none of the limitations covers is counted
+/// unsupported too (`too-many-live-regs`): the example is feasible (our
+/// allocators and both oracles prove it) and ion still gives up on it.
+#[test]
+fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
+    let (path, case) = cases("tests/cases/regalloc2")
+        .into_iter()
+        .find(|(p, _)| p.file_stem().unwrap() == "too-many-live-regs")
+        .expect("example too-many-live-regs.ra");
+    assert!(Limitation::ALL
+        .iter()
+        .all(|l| !l.hit(&case.func, &case.machine)));
+    match ra2::ION.run(&case.func, &case.machine) {
+        Err(AllocError::Unsupported(m)) => assert!(m.contains("too-many-live-regs"), "{m}"),
+        other => panic!("{}: ion gave {other:?}", path.display()),
+    }
+    let all = fuzz_targets::allocators();
+    let ours = all.iter().find(|a| a.name() == "linear_scan").unwrap();
+    let out = ours.run(&case.func, &case.machine).unwrap();
+    judge(ours.name(), &case, &out, Oracles::Both).unwrap();
 }
 
 #[test]
