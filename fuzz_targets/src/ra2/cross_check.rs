@@ -143,7 +143,17 @@ pub fn cross_check(name: &'static str, case: &Case, out: &Output) -> Result<(), 
         NOT_RUN.fetch_add(1, Ordering::Relaxed);
         return Ok(());
     }
-    let theirs = theirs(case, out);
+    compare(name, case, &ours, theirs(case, out))
+}
+
+/// The verdicts of both checkers compared: ours (its errors, first first)
+/// and regalloc2's (as [`theirs`] returns it).
+fn compare(
+    name: &'static str,
+    case: &Case,
+    ours: &[checker::CheckError],
+    theirs: Result<(), (String, usize)>,
+) -> Result<(), Failure> {
     match (ours.first(), theirs) {
         (None, Ok(())) => {
             BOTH_ACCEPT.fetch_add(1, Ordering::Relaxed);
@@ -190,5 +200,150 @@ pub fn cross_check(name: &'static str, case: &Case, out: &Output) -> Result<(), 
                 )),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator::text::parse_and_validate;
+    use checker::CheckError;
+
+    /// inst0 defines v0; inst1 reads v0 early and late and defines v1
+    /// reusing its first use; inst2 reads v0 late with no reuse def.
+    fn case() -> Case {
+        let src = "machine
+  int    preferred p0i-p3i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:reuse(1) use:v0i:reg use:v0i:reg:late
+    inst2: op use:v0i:reg:late use:v1i:reg
+    inst3: ret
+end
+";
+        parse_and_validate(src.as_bytes()).unwrap().0
+    }
+
+    fn err(kind: ErrorKind, site: Site, message: &str) -> CheckError {
+        CheckError {
+            kind,
+            site,
+            message: message.into(),
+        }
+    }
+
+    fn wrong_value_at(i: usize, k: usize) -> CheckError {
+        let site = Site::Operand(allocator::Inst::new(i), k);
+        err(ErrorKind::WrongValue, site, "reads v7i, not v0i")
+    }
+
+    #[test]
+    fn ours_only_covers_exactly_the_documented_places() {
+        let c = case();
+        for &kind in OURS_ONLY {
+            assert!(ours_only(&c, &err(kind, Site::Function, "x")), "{kind:?}");
+        }
+        for kind in [ErrorKind::WrongValue, ErrorKind::StackToStack] {
+            assert!(!ours_only(&c, &err(kind, Site::Function, "x")), "{kind:?}");
+        }
+        let empty = err(
+            ErrorKind::WrongValue,
+            Site::Function,
+            "p1i holds no live value",
+        );
+        assert!(ours_only(&c, &empty));
+        // Late use in an instruction with a reuse def: exempt.
+        assert!(ours_only(&c, &wrong_value_at(1, 2)));
+        let alloc_site = Site::Alloc(allocator::Inst::new(1), 2);
+        assert!(ours_only(&c, &err(ErrorKind::WrongValue, alloc_site, "x")));
+        // Its early use, a late use without a reuse def, a def, an operand
+        // index out of range: not exempt.
+        assert!(!ours_only(&c, &wrong_value_at(1, 1)));
+        assert!(!ours_only(&c, &wrong_value_at(2, 0)));
+        assert!(!ours_only(&c, &wrong_value_at(1, 0)));
+        assert!(!ours_only(&c, &wrong_value_at(1, 9)));
+    }
+
+    #[test]
+    fn first_kind_names_the_first_error() {
+        let text = "CheckerErrors { errors: [ConflictedValueInStackmap { inst: Inst(3) }, \
+                    MissingAllocation { inst: Inst(4) }] }";
+        assert_eq!(first_kind(text), "ConflictedValueInStackmap");
+        assert_eq!(
+            first_kind("UnknownValueInAllocation"),
+            "UnknownValueInAllocation"
+        );
+        assert_eq!(first_kind("Some_kind(x)"), "Some_kind");
+    }
+
+    #[test]
+    fn disagreements_are_findings_outside_the_documented_places() {
+        let c = case();
+        let theirs_err = || {
+            Err((
+                "CheckerErrors { errors: [Foo { inst: Inst(1) }] }".into(),
+                1,
+            ))
+        };
+        let before = stats();
+        compare("x", &c, &[], Ok(())).unwrap();
+        compare("x", &c, &[wrong_value_at(2, 0)], theirs_err()).unwrap();
+        assert_ne!(stats(), before);
+        let f = compare("x", &c, &[], theirs_err()).unwrap_err();
+        assert!(
+            f.signature.to_string().contains("theirs rejects: Foo"),
+            "{f}"
+        );
+        let f = compare("x", &c, &[wrong_value_at(2, 0)], Ok(())).unwrap_err();
+        assert!(
+            f.signature
+                .to_string()
+                .contains("ours rejects: wrong-value"),
+            "{f}"
+        );
+        // Only documented kinds: fine.
+        let stricter = [
+            err(ErrorKind::Constraint, Site::Function, "x"),
+            wrong_value_at(1, 2),
+        ];
+        compare("x", &c, &stricter, Ok(())).unwrap();
+        // After an interference, later wrong values are not compared.
+        let diverged = [
+            err(ErrorKind::Interference, Site::Function, "x"),
+            wrong_value_at(2, 0),
+        ];
+        compare("x", &c, &diverged, Ok(())).unwrap();
+        // But a wrong value alone is compared, whichever error comes first.
+        let mixed = [
+            err(ErrorKind::Constraint, Site::Function, "x"),
+            wrong_value_at(2, 0),
+        ];
+        compare("x", &c, &mixed, Ok(())).unwrap_err();
+    }
+
+    #[test]
+    fn stats_counts_each_verdict() {
+        let s = stats();
+        for key in [
+            "both_accept=",
+            "both_reject=",
+            "only_ours_rejects=",
+            "malformed_not_cross_checked=",
+        ] {
+            assert!(s.contains(key), "{s}");
+        }
+    }
+
+    #[test]
+    fn malformed_output_is_not_given_to_regalloc2() {
+        let c = case();
+        let out = Output::default();
+        let before = NOT_RUN.load(Ordering::Relaxed);
+        cross_check("x", &c, &out).unwrap();
+        assert!(NOT_RUN.load(Ordering::Relaxed) > before);
     }
 }
