@@ -28,27 +28,46 @@ const MAX_STEPS: usize = 100_000;
 /// get different numbers. `taken_early`/`taken_late` are numbers already
 /// used at each point. Returns the numbers in slot order.
 pub fn assign(slots: &[RegSlot], taken_early: u64, taken_late: u64) -> Option<Vec<usize>> {
-    let mut order: Vec<usize> = (0..slots.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            slots[i].candidates.count_ones(),
-            !(slots[i].early && slots[i].late),
+    let mut search = Search::default();
+    search
+        .run(slots, taken_early, taken_late)
+        .then(|| search.result.clone())
+}
+
+/// [`assign`] with buffers kept between calls, for allocators that place
+/// every instruction's operands: no allocation once the buffers have grown.
+#[derive(Default)]
+pub struct Search {
+    order: Vec<usize>,
+    /// The numbers found by the last successful [`Search::run`], in slot
+    /// order.
+    pub result: Vec<usize>,
+}
+
+impl Search {
+    /// As [`assign`]; on success the numbers are in [`Search::result`].
+    pub fn run(&mut self, slots: &[RegSlot], taken_early: u64, taken_late: u64) -> bool {
+        self.order.clear();
+        self.order.extend(0..slots.len());
+        self.order.sort_unstable_by_key(|&i| {
+            (
+                slots[i].candidates.count_ones(),
+                !(slots[i].early && slots[i].late),
+                i,
+            )
+        });
+        self.result.clear();
+        self.result.resize(slots.len(), usize::MAX);
+        let mut steps = 0;
+        search(
+            slots,
+            &self.order,
+            0,
+            taken_early,
+            taken_late,
+            &mut self.result,
+            &mut steps,
         )
-    });
-    let mut result = vec![usize::MAX; slots.len()];
-    let mut steps = 0;
-    if search(
-        slots,
-        &order,
-        0,
-        taken_early,
-        taken_late,
-        &mut result,
-        &mut steps,
-    ) {
-        Some(result)
-    } else {
-        None
     }
 }
 

@@ -61,6 +61,10 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
     let loc_at = |v: usize, pos: u32| -> Allocation {
         let (a, b) = homes_of[v];
         let h = &homes[a as usize..b as usize];
+        if h.len() == 1 {
+            debug_assert!(h[0].0 <= pos && pos < h[0].1, "v{v} has no home at {pos}");
+            return to_alloc(v, h[0].2);
+        }
         let k = h.partition_point(|x| x.1 <= pos);
         debug_assert!(k < h.len() && h[k].0 <= pos, "v{v} has no home at {pos}");
         to_alloc(v, h[k].2)
@@ -185,6 +189,11 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
             };
             let start = layout.span[s.index()].0;
             for v in r.liveness.live_in[s.index()].iter() {
+                // A value with one home and not defined by the branch is
+                // where it was: no move.
+                if homes_of[v].1 - homes_of[v].0 == 1 && r.def_inst[v] != k {
+                    continue;
+                }
                 let src = at_end(v);
                 let dst = loc_at(v, start);
                 if matches!(dst, Allocation::Reg(_)) && dst != src {
@@ -211,7 +220,25 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
         }
     }
 
-    moves.sort_by_key(|m| (m.0, m.1));
+    // Group by (instruction, phase), keeping the order within each group:
+    // a counting sort, as every point is the "before" point of some
+    // instruction.
+    debug_assert!(moves.iter().all(|m| m.0 == ProgPoint::before(m.0.inst())));
+    let key = |m: &(ProgPoint, u8, ParallelMove)| 4 * m.0.inst().index() + m.1 as usize;
+    let mut start = vec![0u32; 4 * f.num_insts() + 1];
+    for m in &moves {
+        start[key(m) + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut sorted = moves.clone();
+    for m in &moves {
+        let k = key(m);
+        sorted[start[k] as usize] = *m;
+        start[k] += 1;
+    }
+    let moves = sorted;
     let mut alloc_mask = [0u64; 3];
     for c in RegClass::ALL {
         for r in env.allocatable(c) {

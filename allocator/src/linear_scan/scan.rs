@@ -40,7 +40,7 @@ use super::ranges::Ranges;
 use crate::cfg;
 use crate::function::Function;
 use crate::index::{Inst, PReg, RegClass, SpillSlot};
-use crate::inst_regs::{assign, RegSlot};
+use crate::inst_regs::{RegSlot, Search};
 use crate::machine::MachineEnv;
 use crate::operand::{OperandConstraint, OperandKind, OperandPos};
 use crate::output::Allocation;
@@ -173,6 +173,8 @@ pub struct Scan<'a> {
     own_e: Vec<u32>,
     own_l: Vec<u32>,
     want: [Vec<Want>; 3],
+    slot_buf: Vec<RegSlot>,
+    search: [Search; 3],
     /// `(operand, alias)`: the alias reads the same value from the same
     /// register.
     aliases: Vec<(usize, usize)>,
@@ -228,12 +230,17 @@ impl<'a> Scan<'a> {
             }
         }
         let is_alloc = |p: PReg| alloc_mask[p.class().index()] & (1 << p.hw()) != 0;
+        // Known conflicts per register, in position order: instructions in
+        // linear order, each one's early point before its late point, then
+        // grouped by register with a counting sort.
         let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
+        let mut late: Vec<(u32, u32, u32)> = Vec::new();
         let mut reused = Vec::new();
-        for i in f.insts() {
+        for &i in &layout.inst_at {
             let p = layout.pos[i.index()];
             let ops = f.inst_operands(i);
             mark_reused(ops, &mut reused);
+            late.clear();
             for (k, op) in ops.iter().enumerate() {
                 let OperandConstraint::FixedReg(reg) = op.constraint() else {
                     continue;
@@ -253,26 +260,34 @@ impl<'a> Scan<'a> {
                     blocks.push((reg.index() as u32, p, e));
                 }
                 if l != 0 {
-                    blocks.push((reg.index() as u32, p + 1, l));
+                    late.push((reg.index() as u32, p + 1, l));
                 }
             }
+            blocks.extend_from_slice(&late);
             for &c in f.inst_clobbers(i) {
                 if is_alloc(c) {
                     blocks.push((c.index() as u32, p + 1, EXCLUSIVE));
                 }
             }
         }
-        blocks.sort_unstable();
         let mut fixed_of = vec![(0u32, 0u32); PReg::NUM_INDEX];
-        let mut k = 0;
-        for (reg, slot) in fixed_of.iter_mut().enumerate() {
-            let first = k as u32;
-            while k < blocks.len() && blocks[k].0 as usize == reg {
-                k += 1;
-            }
-            *slot = (first, k as u32);
+        for b in &blocks {
+            fixed_of[b.0 as usize].1 += 1;
         }
-        let fixed = blocks.iter().map(|&(_, p, o)| (p, o)).collect();
+        let mut total = 0;
+        for slot in fixed_of.iter_mut() {
+            *slot = (total, total + slot.1);
+            total = slot.1;
+        }
+        let mut fixed = vec![(0u32, 0u32); blocks.len()];
+        let mut fill: Vec<u32> = fixed_of.iter().map(|s| s.0).collect();
+        for &(reg, p, o) in &blocks {
+            fixed[fill[reg as usize] as usize] = (p, o);
+            fill[reg as usize] += 1;
+        }
+        debug_assert!(fixed_of.iter().all(|&(a, b)| fixed[a as usize..b as usize]
+            .windows(2)
+            .all(|w| w[0].0 <= w[1].0)));
         let mut group: Vec<u32> = (0..nv as u32).collect();
         for b in f.blocks() {
             for (t, &s) in f.block_succs(b).iter().enumerate() {
@@ -314,6 +329,8 @@ impl<'a> Scan<'a> {
             own_e: vec![0; PReg::NUM_INDEX],
             own_l: vec![0; PReg::NUM_INDEX],
             want: Default::default(),
+            slot_buf: Vec::new(),
+            search: Default::default(),
             aliases: Vec::new(),
             reused,
             victims: Vec::new(),
@@ -569,40 +586,57 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// Whether register `r` is unavailable to part `p` at the current
-    /// instruction (taken by an operand or clobbered where `p` is live).
-    fn blocked_now(&self, r: PReg, p: u32) -> bool {
-        let (c, bit) = (r.class().index(), 1u64 << r.hw());
+    /// The registers of class `c` unavailable to part `p` at the current
+    /// instruction: taken by an operand of another value, or clobbered,
+    /// at a point where `p` is live.
+    fn blocked_mask(&self, p: u32, c: usize) -> u64 {
         let me = self.parts[p as usize].vreg + 1;
-        if self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me && self.covers(p, self.now) {
-            return true;
+        let class = RegClass::from_index(c);
+        let others = |taken: u64, own: &[u32]| {
+            let mut m = 0;
+            let mut t = taken;
+            while t != 0 {
+                let hw = t.trailing_zeros() as usize;
+                t &= t - 1;
+                if own[PReg::new(hw, class).index()] != me {
+                    m |= 1 << hw;
+                }
+            }
+            m
+        };
+        let mut blocked = 0;
+        if self.taken_e[c] != 0 && self.covers(p, self.now) {
+            blocked |= others(self.taken_e[c], &self.own_e);
         }
-        let late =
-            (self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me) || self.clob[c] & bit != 0;
-        late && self.covers(p, self.now + 1)
+        if (self.taken_l[c] | self.clob[c]) != 0 && self.covers(p, self.now + 1) {
+            blocked |= others(self.taken_l[c], &self.own_l) | self.clob[c];
+        }
+        blocked
     }
 
-    /// The first position where a known conflict (clobber, `fixed`
-    /// operand) in `r` meets part `p`.
-    fn first_fixed_conflict(&self, r: PReg, p: u32) -> u32 {
+    /// The first position before `limit` where a known conflict (clobber,
+    /// `fixed` operand) in `r` meets part `p`; `limit` if none.
+    fn first_fixed_conflict(&self, r: PReg, p: u32, limit: u32) -> u32 {
         let x = self.parts[p as usize];
         let (a, b) = self.fixed_of[r.index()];
         let list = &self.fixed[a as usize..b as usize];
         let k = list.partition_point(|e| e.0 < x.start);
+        let limit = limit.min(x.end);
         for &(pos, owner) in &list[k..] {
-            if pos >= x.end {
+            if pos >= limit {
                 break;
             }
             if owner != x.vreg + 1 && self.r.covers(x.vreg as usize, pos) {
                 return pos;
             }
         }
-        u32::MAX
+        limit
     }
 
     /// How long register `r` stays free for part `p` (from its start).
     fn free_until(&self, r: PReg, p: u32) -> u32 {
-        if self.reg_part[r.index()] != NONE || self.blocked_now(r, p) {
+        let c = r.class().index();
+        if self.reg_part[r.index()] != NONE || self.blocked_mask(p, c) & (1 << r.hw()) != 0 {
             return 0;
         }
         let x = self.parts[p as usize];
@@ -612,16 +646,16 @@ impl<'a> Scan<'a> {
             if y.loc == Loc::Reg(r) {
                 if let Some(o) = self.r.first_overlap(
                     x.vreg as usize,
-                    (x.start, x.end),
+                    (x.start, until),
                     y.vreg as usize,
                     (y.start, y.end),
                     x.start,
                 ) {
-                    until = until.min(o);
+                    until = o;
                 }
             }
         }
-        until.min(self.first_fixed_conflict(r, p))
+        self.first_fixed_conflict(r, p, until)
     }
 
     fn hint_of(&mut self, v: usize) -> Option<PReg> {
@@ -630,12 +664,15 @@ impl<'a> Scan<'a> {
     }
 
     /// How long each register of part `p`'s class stays free for it, by
-    /// hardware number: one pass over the inactive parts.
+    /// hardware number, leaving out the known conflicts of
+    /// [`Scan::first_fixed_conflict`] (an upper bound): one pass over the
+    /// inactive parts.
     fn free_until_all(&self, p: u32, until: &mut [u32; 64]) {
         let x = self.parts[p as usize];
         let c = self.r.class[x.vreg as usize].index();
+        let unavailable = self.occ[c] | self.blocked_mask(p, c);
         for &r in &self.order[c] {
-            until[r.hw()] = if self.reg_part[r.index()] != NONE || self.blocked_now(r, p) {
+            until[r.hw()] = if unavailable & (1 << r.hw()) != 0 {
                 0
             } else {
                 x.end
@@ -649,18 +686,23 @@ impl<'a> Scan<'a> {
             }
             if let Some(o) = self.r.first_overlap(
                 x.vreg as usize,
-                (x.start, x.end),
+                (x.start, until[r.hw()]),
                 y.vreg as usize,
                 (y.start, y.end),
                 x.start,
             ) {
-                until[r.hw()] = until[r.hw()].min(o);
+                until[r.hw()] = o;
             }
         }
-        for &r in &self.order[c] {
-            if until[r.hw()] > x.start {
-                until[r.hw()] = until[r.hw()].min(self.first_fixed_conflict(r, p));
-            }
+    }
+
+    /// How long `r` stays free for part `p`, given the bound `bound` from
+    /// [`Scan::free_until_all`].
+    fn exact_until(&self, r: PReg, p: u32, bound: u32) -> u32 {
+        if bound <= self.parts[p as usize].start {
+            bound
+        } else {
+            self.first_fixed_conflict(r, p, bound)
         }
     }
 
@@ -674,14 +716,21 @@ impl<'a> Scan<'a> {
             if h.class().index() == c
                 && self.alloc_mask[c] & (1 << h.hw()) != 0
                 && until[h.hw()] >= x.end
+                && self.exact_until(h, p, until[h.hw()]) >= x.end
             {
                 self.set_reg(p, h);
                 return true;
             }
         }
+        // The first register with the most room, in preference order. A
+        // register's exact room is computed only when its bound could beat
+        // the best so far.
         let mut best: Option<(PReg, u32)> = None;
         for &r in &self.order[c] {
-            let u = until[r.hw()];
+            if best.is_some_and(|b| until[r.hw()] <= b.1) {
+                continue;
+            }
+            let u = self.exact_until(r, p, until[r.hw()]);
             if best.is_none_or(|b| u > b.1) {
                 best = Some((r, u));
                 if u >= x.end {
@@ -714,9 +763,10 @@ impl<'a> Scan<'a> {
         let c = self.r.class[x.vreg as usize].index();
         let mine = self.r.next_use(x.vreg as usize, x.start);
         let mut best: Option<(PReg, u32)> = None;
+        let blocked = self.blocked_mask(p, c);
         for &r in &self.order[c] {
             let occ = self.reg_part[r.index()];
-            if occ == NONE || self.blocked_now(r, p) {
+            if occ == NONE || blocked & (1 << r.hw()) != 0 {
                 continue;
             }
             let next = self
@@ -786,7 +836,6 @@ impl<'a> Scan<'a> {
         let occupied = self.occupied(i);
         // Reads of one value are first merged into one register slot; if
         // that makes the search fail, it runs again with every operand apart.
-        let mut hws_of: [Vec<usize>; 3] = Default::default();
         for merge in [true, false] {
             for w in &mut self.want {
                 w.clear();
@@ -874,30 +923,17 @@ impl<'a> Scan<'a> {
                     },
                 });
             }
-            let solved = (0..3).all(|c| {
-                let slots: Vec<RegSlot> = self.want[c].iter().map(|w| w.slot).collect();
-                match assign(&slots, 0, 0) {
-                    Some(h) => {
-                        hws_of[c] = h;
-                        true
-                    }
-                    None => false,
+            let mut failed = None;
+            for c in 0..3 {
+                self.slot_buf.clear();
+                self.slot_buf.extend(self.want[c].iter().map(|w| w.slot));
+                if !self.slot_buf.is_empty() && !self.search[c].run(&self.slot_buf, 0, 0) {
+                    failed = Some(c);
+                    break;
                 }
-            });
-            if solved {
-                break;
             }
+            let Some(c) = failed else { break };
             if !merge {
-                let c = (0..3)
-                    .find(|&c| {
-                        assign(
-                            &self.want[c].iter().map(|w| w.slot).collect::<Vec<_>>(),
-                            0,
-                            0,
-                        )
-                        .is_none()
-                    })
-                    .unwrap_or(0);
                 return Err(AllocError::Impossible(format!(
                     "{i}: its {} operands cannot all get registers at once",
                     RegClass::from_index(c)
@@ -905,8 +941,8 @@ impl<'a> Scan<'a> {
             }
         }
         for c in 0..3 {
-            let hws = std::mem::take(&mut hws_of[c]);
-            for (w, hw) in self.want[c].iter().zip(hws) {
+            let hws = std::mem::take(&mut self.search[c].result);
+            for (w, &hw) in self.want[c].iter().zip(&hws) {
                 let op = ops[w.operand];
                 let r = PReg::new(hw, RegClass::from_index(c));
                 self.allocs[base + w.operand] = Allocation::Reg(r);
@@ -928,6 +964,7 @@ impl<'a> Scan<'a> {
                     self.hint[op.vreg().index()] = Some(r);
                 }
             }
+            self.search[c].result = hws;
         }
         for &(k, alias) in &self.aliases {
             self.allocs[base + alias] = self.allocs[base + k];
