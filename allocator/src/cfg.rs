@@ -35,7 +35,8 @@ pub fn postorder<G: Graph + ?Sized>(f: &G) -> Vec<Block> {
     }
     let mut visited = vec![false; n];
     // (block, index of the next successor to visit)
-    let mut stack: Vec<(Block, usize)> = vec![(Block(0), 0)];
+    let mut stack: Vec<(Block, usize)> = Vec::with_capacity(n);
+    stack.push((Block(0), 0));
     visited[0] = true;
     while let Some(top) = stack.last_mut() {
         let (b, next) = *top;

@@ -84,7 +84,7 @@ impl DomTree {
         }
         let (mut pre, mut post) = (vec![u32::MAX; n], vec![u32::MAX; n]);
         let mut clock = 0u32;
-        let mut stack: Vec<(Block, u32)> = Vec::new();
+        let mut stack: Vec<(Block, u32)> = Vec::with_capacity(n);
         if let Some(&e) = rpo.first() {
             pre[e.index()] = clock;
             clock += 1;

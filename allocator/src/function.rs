@@ -25,6 +25,7 @@ pub enum Opcode {
 }
 
 impl Opcode {
+    #[inline]
     pub fn name(self) -> &'static str {
         match self {
             Opcode::Op => "op",
@@ -33,6 +34,7 @@ impl Opcode {
         }
     }
 
+    #[inline]
     pub fn is_terminator(self) -> bool {
         self != Opcode::Op
     }
@@ -52,30 +54,36 @@ pub struct InstRange {
 }
 
 impl InstRange {
+    #[inline]
     pub fn len(self) -> usize {
         self.end.index() - self.start.index()
     }
 
+    #[inline]
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
 
     /// The first instruction; the range must not be empty.
+    #[inline]
     pub fn first(self) -> Inst {
         debug_assert!(!self.is_empty());
         self.start
     }
 
     /// The last instruction; the range must not be empty.
+    #[inline]
     pub fn last(self) -> Inst {
         debug_assert!(!self.is_empty());
         Inst(self.end.0 - 1)
     }
 
+    #[inline]
     pub fn contains(self, i: Inst) -> bool {
         self.start <= i && i < self.end
     }
 
+    #[inline]
     pub fn iter(self) -> impl DoubleEndedIterator<Item = Inst> + ExactSizeIterator {
         (self.start.0..self.end.0).map(Inst)
     }
@@ -127,37 +135,45 @@ pub struct Function {
 }
 
 impl Function {
+    #[inline]
     pub fn num_blocks(&self) -> usize {
         self.blocks.len()
     }
 
+    #[inline]
     pub fn num_insts(&self) -> usize {
         self.insts.len()
     }
 
     /// One more than the largest vreg index mentioned (vreg indices are meant
     /// to be dense; the validator checks that every one is defined).
+    #[inline]
     pub fn num_vregs(&self) -> usize {
         self.num_vregs
     }
 
     /// Total number of operands over all instructions.
+    #[inline]
     pub fn num_operands(&self) -> usize {
         self.operands.len()
     }
 
+    #[inline]
     pub fn entry_block(&self) -> Block {
         Block(0)
     }
 
+    #[inline]
     pub fn blocks(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator {
         (0..self.blocks.len() as u32).map(Block)
     }
 
+    #[inline]
     pub fn insts(&self) -> impl DoubleEndedIterator<Item = Inst> + ExactSizeIterator {
         (0..self.insts.len() as u32).map(Inst)
     }
 
+    #[inline]
     pub fn block_insts(&self, b: Block) -> InstRange {
         let r = self.blocks[b.index()].insts;
         InstRange {
@@ -166,66 +182,79 @@ impl Function {
         }
     }
 
+    #[inline]
     pub fn block_params(&self, b: Block) -> &[VReg] {
         slice(&self.block_params, self.blocks[b.index()].params)
     }
 
     /// The targets of the block's terminator when it is a branch, in order
     /// (with repetition if a block is targeted twice).
+    #[inline]
     pub fn block_succs(&self, b: Block) -> &[Block] {
         slice(&self.succs, self.blocks[b.index()].succs)
     }
 
     /// Every edge into the block, one entry per edge (with repetition).
+    #[inline]
     pub fn block_preds(&self, b: Block) -> &[Block] {
         slice(&self.preds, self.blocks[b.index()].preds)
     }
 
     /// The arguments block `b` passes to its `succ_idx`-th successor.
+    #[inline]
     pub fn branch_args(&self, b: Block, succ_idx: usize) -> &[VReg] {
         let last = self.block_insts(b).last();
         let t = &slice(&self.targets, self.insts[last.index()].targets)[succ_idx];
         slice(&self.branch_args, t.args)
     }
 
+    #[inline]
     pub fn block_of(&self, i: Inst) -> Block {
         self.inst_block[i.index()]
     }
 
+    #[inline]
     pub fn opcode(&self, i: Inst) -> Opcode {
         self.insts[i.index()].opcode
     }
 
+    #[inline]
     pub fn is_branch(&self, i: Inst) -> bool {
         self.opcode(i) == Opcode::Branch
     }
 
+    #[inline]
     pub fn is_ret(&self, i: Inst) -> bool {
         self.opcode(i) == Opcode::Ret
     }
 
+    #[inline]
     pub fn inst_operands(&self, i: Inst) -> &[Operand] {
         slice(&self.operands, self.insts[i.index()].operands)
     }
 
     /// Where the instruction's operands sit in the flat array of all operands
     /// (an [`crate::Output`] keeps its allocations in the same order).
+    #[inline]
     pub fn inst_operand_range(&self, i: Inst) -> Range<usize> {
         let r = self.insts[i.index()].operands;
         r.0 as usize..r.1 as usize
     }
 
+    #[inline]
     pub fn inst_clobbers(&self, i: Inst) -> &[PReg] {
         slice(&self.clobbers, self.insts[i.index()].clobbers)
     }
 
     /// Number of targets the instruction names (only a branch has any).
+    #[inline]
     pub fn num_targets(&self, i: Inst) -> usize {
         let r = self.insts[i.index()].targets;
         (r.1 - r.0) as usize
     }
 
     /// The `t`-th target of instruction `i`: its block and its arguments.
+    #[inline]
     pub fn target(&self, i: Inst, t: usize) -> (Block, &[VReg]) {
         let td = &slice(&self.targets, self.insts[i.index()].targets)[t];
         (td.block, slice(&self.branch_args, td.args))
@@ -278,7 +307,16 @@ impl FunctionBuilder {
         b.f.operands.reserve(operands);
         b.f.succs.reserve(2 * blocks);
         b.f.targets.reserve(2 * blocks);
+        b.pending.reserve(2 * blocks);
         b
+    }
+
+    /// Room for the given numbers of clobbers, branch arguments and block
+    /// parameters, beside [`FunctionBuilder::with_capacity`].
+    pub fn reserve_lists(&mut self, clobbers: usize, branch_args: usize, params: usize) {
+        self.f.clobbers.reserve(clobbers);
+        self.f.branch_args.reserve(branch_args);
+        self.f.block_params.reserve(params);
     }
 
     fn note_vreg(&mut self, v: VReg) {

@@ -70,6 +70,7 @@ impl Operand {
     /// [`Operand::nonalloc`]), a `Reuse` index must be at most `MAX_REUSE`, and
     /// a `Limit` bound a power of two from 1 to 64 (checked in debug builds;
     /// the parser and the generator guarantee them).
+    #[inline]
     pub fn new(
         vreg: VReg,
         kind: OperandKind,

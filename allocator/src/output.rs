@@ -16,10 +16,12 @@ pub enum Allocation {
 }
 
 impl Allocation {
+    #[inline]
     pub fn is_none(self) -> bool {
         self == Allocation::None
     }
 
+    #[inline]
     pub fn as_reg(self) -> Option<PReg> {
         match self {
             Allocation::Reg(r) => Some(r),
@@ -27,6 +29,7 @@ impl Allocation {
         }
     }
 
+    #[inline]
     pub fn as_stack(self) -> Option<SpillSlot> {
         match self {
             Allocation::Stack(s) => Some(s),
@@ -81,6 +84,7 @@ pub struct Output {
 
 impl Output {
     /// The allocations of instruction `i`'s operands.
+    #[inline]
     pub fn inst_allocs<'a>(&'a self, func: &Function, i: Inst) -> &'a [Allocation] {
         &self.allocs[func.inst_operand_range(i)]
     }

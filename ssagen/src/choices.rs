@@ -28,6 +28,11 @@ impl<'a, 'b> Choices<'a, 'b> {
         self.pos >= self.data.len()
     }
 
+    /// Bytes not consumed yet.
+    pub fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.pos)
+    }
+
     /// Bytes consumed so far.
     pub fn consumed(&self) -> usize {
         self.pos

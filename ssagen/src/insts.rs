@@ -71,6 +71,9 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     } else {
         &RegClass::ALL[..1]
     };
+    // Room for what the input can pay for (a few bytes per instruction, at
+    // most `max_insts_per_block` per block), so the lists rarely grow.
+    let insts = (c.remaining() / 4 + 2 * n).min(n * (cfg.max_insts_per_block + 1));
     let mut g = Gen {
         kinds: constraint_kinds(cfg),
         c,
@@ -79,16 +82,16 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         fixable,
         classes,
         next_vreg: 0,
-        avail: Default::default(),
-        pclass: Vec::new(),
+        avail: std::array::from_fn(|_| Vec::with_capacity(insts)),
+        pclass: Vec::with_capacity(n * cfg.max_block_params.max(1)),
         pclass_start: Vec::with_capacity(n + 1),
-        params: Vec::new(),
+        params: Vec::with_capacity(n),
         param_range: vec![(0, 0); n],
-        insts: Vec::new(),
+        insts: Vec::with_capacity(insts),
         block_insts: vec![(0, 0); n],
-        ops: Vec::new(),
-        clobbers: Vec::new(),
-        args: Vec::new(),
+        ops: Vec::with_capacity(4 * insts),
+        clobbers: Vec::with_capacity(insts),
+        args: Vec::with_capacity(2 * n),
         uses: Vec::new(),
         defs: Vec::new(),
     };
@@ -123,7 +126,8 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
             fill[d.index()] += 1;
         }
     }
-    let mut stack: Vec<(u32, u32, [usize; 3])> = vec![(0, child_start[0], [0; 3])];
+    let mut stack: Vec<(u32, u32, [usize; 3])> = Vec::with_capacity(n);
+    stack.push((0, child_start[0], [0; 3]));
     g.block(0, sk.succs(Block(0)));
     while let Some(top) = stack.last_mut() {
         let (b, k, saved) = *top;
@@ -554,6 +558,7 @@ impl Gen<'_, '_, '_> {
     fn finish(self, sk: &Skeleton) -> Function {
         let mut b =
             FunctionBuilder::with_capacity(sk.num_blocks(), self.insts.len(), self.ops.len());
+        b.reserve_lists(self.clobbers.len(), self.args.len(), self.params.len());
         let mut targets: Vec<(Block, &[VReg])> = Vec::new();
         for bi in 0..sk.num_blocks() {
             let succs = sk.succs(Block::new(bi));
