@@ -210,9 +210,10 @@ fn interpreter_paths_depend_on_the_seed_and_stop_at_the_bound() {
     assert_eq!(capped.steps, 3);
 }
 
-/// `tests/regressions/*.ra`: every bug the fuzzers found, reduced; replayed
-/// through every allocator and both oracles (and its own allocation, when
-/// the file carries one).
+/// `tests/regressions/*.ra`: every bug the fuzzers found in this
+/// repository, reduced; replayed through every allocator and both oracles.
+/// A bug in an oracle (`# Fails without the fix: oracle ...`) carries the
+/// allocation it misjudged and its exact `# error:` lines (none: correct).
 #[test]
 fn regression_corpus_passes_every_allocator_and_both_oracles() {
     let cases = files("../regressions");
@@ -226,23 +227,38 @@ fn regression_corpus_passes_every_allocator_and_both_oracles() {
         );
         let fails = src
             .lines()
-            .find_map(|l| l.strip_prefix("# Fails without the fix: allocator "))
+            .find_map(|l| l.strip_prefix("# Fails without the fix: "))
             .unwrap_or_else(|| {
                 panic!(
-                    "{}: no `# Fails without the fix: allocator NAME, oracle ...` line",
+                    "{}: no `# Fails without the fix: allocator NAME, oracle ...` \
+                     (or `oracle NAME ...`) line",
                     path.display()
                 )
             });
+        let oracle_bug = fails.starts_with("oracle ");
         assert!(
-            allocator::allocators()
-                .iter()
-                .any(|a| fails.starts_with(&format!("{},", a.name())))
-                && fails.contains("oracle"),
-            "{}: the Fails line names a registered allocator and an oracle",
+            oracle_bug
+                || allocator::allocators().iter().any(|a| {
+                    fails.starts_with(&format!("allocator {},", a.name()))
+                        && fails.contains("oracle")
+                }),
+            "{}: the Fails line names a registered allocator and an oracle, or an oracle",
             path.display()
         );
-        let (case, _) = parse_and_validate(src.as_bytes())
+        let (case, map) = parse_and_validate(src.as_bytes())
             .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
+        if oracle_bug {
+            let out = case.output.as_ref().expect("the allocation it misjudged");
+            let expected: Vec<&str> = src
+                .lines()
+                .filter_map(|l| l.strip_prefix("# error: "))
+                .collect();
+            let got: Vec<String> = check(&case.func, &case.machine, out)
+                .iter()
+                .map(|e| format!("{}: {} [{}]", map.locate(e.site), e.message, e.kind.name()))
+                .collect();
+            assert_eq!(got, expected, "{}", path.display());
+        }
         for a in allocator::allocators() {
             let out = a
                 .run(&case.func, &case.machine)

@@ -24,6 +24,9 @@ fn linear_scan_beats_spill_everywhere_on_every_hand_written_case() {
     ] {
         for e in std::fs::read_dir(root.join(dir)).unwrap() {
             let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "ra") {
+                continue;
+            }
             let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap()).unwrap();
             let depth = allocator::loops::loop_depths(&case.func);
             let (l, lw) = moves(&allocator::linear_scan::LinearScan, &case, &depth);

@@ -32,7 +32,7 @@ fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
 
 #[test]
 fn each_limitation_example_is_refused_for_its_reason_and_is_real() {
-    let examples = cases("tests/cases/regalloc2");
+    let examples = cases("tests/regressions/regalloc2");
     for l in Limitation::ALL {
         let (path, case) = examples
             .iter()
@@ -76,7 +76,7 @@ fn each_limitation_example_is_refused_for_its_reason_and_is_real() {
 /// allocators and both oracles prove it) and ion still gives up on it.
 #[test]
 fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
-    let (path, case) = cases("tests/cases/regalloc2")
+    let (path, case) = cases("tests/regressions/regalloc2")
         .into_iter()
         .find(|(p, _)| p.file_stem().unwrap() == "too-many-live-regs")
         .expect("example too-many-live-regs.ra");

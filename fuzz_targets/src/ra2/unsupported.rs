@@ -2,7 +2,7 @@
 //!
 //! regalloc2 documents some of these (it returns an error), others it meets
 //! with a panic or a `todo!`. Each is a [`Limitation`]; the README lists
-//! them with a reduced example under `tests/cases/regalloc2/`, and a test
+//! them with a reduced example under `tests/regressions/regalloc2/`, and a test
 //! checks that each example is refused for exactly its reason. A case that
 //! hits none of them and still fails inside regalloc2 is a finding.
 
