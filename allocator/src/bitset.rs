@@ -35,6 +35,7 @@ impl SparseBitSet {
         debug_assert!(self.chunks.iter().all(|c| c.1 != 0));
     }
 
+    #[inline]
     pub fn contains(&self, i: usize) -> bool {
         let (c, bit) = Self::split(i);
         self.find(c).is_ok_and(|k| self.chunks[k].1 & bit != 0)
@@ -141,6 +142,25 @@ impl SparseBitSet {
         self.chunks.clear();
     }
 
+    /// The non-empty 64-bit words, as (word index, bits) in increasing
+    /// order: member `i` is bit `i % 64` of word `i / 64`, the layout of a
+    /// dense bit vector, so a caller can OR the set into one word by word.
+    #[inline]
+    pub fn words(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.chunks.iter().map(|&(c, bits)| (c as usize, bits))
+    }
+
+    /// The set whose member `i` is bit `i % 64` of `words[i / 64]`.
+    pub fn from_words(words: &[u64]) -> SparseBitSet {
+        let mut chunks = Vec::with_capacity(words.iter().filter(|&&w| w != 0).count());
+        for (c, &bits) in words.iter().enumerate() {
+            if bits != 0 {
+                chunks.push((c as u32, bits));
+            }
+        }
+        SparseBitSet { chunks }
+    }
+
     /// The members in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.chunks.iter().flat_map(|&(c, bits)| {
@@ -195,6 +215,15 @@ mod tests {
             for x in 0..span {
                 assert_eq!(a.contains(x), ra.contains(&x));
             }
+            let mut dense = vec![0u64; span.div_ceil(64)];
+            for (w, bits) in a.words() {
+                assert_ne!(bits, 0, "words() yields only non-empty words");
+                dense[w] |= bits;
+            }
+            for x in 0..span {
+                assert_eq!(dense[x / 64] & (1 << (x % 64)) != 0, ra.contains(&x));
+            }
+            assert_eq!(SparseBitSet::from_words(&dense), a);
             assert!(!a.union_with(&b), "second union changes nothing");
             a.check();
         }

@@ -1,5 +1,5 @@
-//! Per-block liveness by backward iterative dataflow over chunked sparse bit
-//! sets.
+//! Per-block liveness by backward iterative dataflow: over dense bit rows
+//! for functions of ordinary size, over chunked sparse bit sets beyond.
 //!
 //! Model: a block parameter is defined at the top of its block; a branch
 //! argument is a use at the end of the predecessor (read before the branch
@@ -18,9 +18,145 @@ pub struct Liveness {
     pub live_out: Vec<SparseBitSet>,
 }
 
+/// Largest `blocks × ⌈vregs / 64⌉` solved with dense bit rows; bigger
+/// functions use [`compute_sparse`], whose memory follows the live sets.
+const DENSE_WORDS: usize = 1 << 18;
+
+/// Live-in and live-out sets as dense bit rows, one row of `words` 64-bit
+/// words per block (vreg `v` is bit `v % 64` of word `v / 64`): what the
+/// dense solution gives without converting it, for callers that test
+/// membership often.
+#[derive(Clone, Debug)]
+pub struct LiveRows {
+    pub words: usize,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
+}
+
+impl LiveRows {
+    #[inline]
+    pub fn live_in(&self, b: Block) -> &[u64] {
+        &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]
+    }
+
+    #[inline]
+    pub fn live_out(&self, b: Block) -> &[u64] {
+        &self.live_out[b.index() * self.words..(b.index() + 1) * self.words]
+    }
+}
+
 /// Computes liveness for a valid function. `postorder` is the order from
 /// [`crate::cfg::postorder`]; blocks absent from it stay empty.
 pub fn compute(f: &Function, postorder: &[Block]) -> Liveness {
+    match compute_rows(f, postorder) {
+        Some(rows) => Liveness {
+            live_in: f
+                .blocks()
+                .map(|b| SparseBitSet::from_words(rows.live_in(b)))
+                .collect(),
+            live_out: f
+                .blocks()
+                .map(|b| SparseBitSet::from_words(rows.live_out(b)))
+                .collect(),
+        },
+        None => compute_sparse(f, postorder),
+    }
+}
+
+/// Liveness as dense rows, or `None` for a function bigger than
+/// [`DENSE_WORDS`] (then use [`compute_sparse`]).
+///
+/// Each block's upward-exposed uses (`gen`) and definitions (`kill`) are
+/// gathered in one backward pass, then `in = gen ∪ (out − kill)` is solved
+/// word by word, with no per-vreg work in the fixpoint.
+pub fn compute_rows(f: &Function, postorder: &[Block]) -> Option<LiveRows> {
+    let words = f.num_vregs().div_ceil(64);
+    if f.num_blocks().saturating_mul(words) > DENSE_WORDS {
+        return None;
+    }
+    let n = f.num_blocks();
+    let row = |b: Block| b.index() * words..(b.index() + 1) * words;
+    let mut gen_kill = vec![0u64; 2 * n * words];
+    let (gen, kill) = gen_kill.split_at_mut(n * words);
+    let mut live_in = vec![0u64; n * words];
+    let mut live_out = vec![0u64; n * words];
+    let bit = |v: usize| (v / 64, 1u64 << (v % 64));
+    for &b in postorder {
+        let (g, k) = (&mut gen[row(b)], &mut kill[row(b)]);
+        // Backwards: `gen := (gen − defs) ∪ uses`, instruction by instruction,
+        // starting from the branch arguments read at the end.
+        for (t, _) in f.block_succs(b).iter().enumerate() {
+            for v in f.branch_args(b, t) {
+                let (w, m) = bit(v.index());
+                g[w] |= m;
+            }
+        }
+        for i in f.block_insts(b).iter().rev() {
+            let ops = f.inst_operands(i);
+            for op in ops.iter().filter(|op| op.is_def()) {
+                let (w, m) = bit(op.vreg().index());
+                g[w] &= !m;
+                k[w] |= m;
+            }
+            for op in ops.iter().filter(|op| op.is_use()) {
+                let (w, m) = bit(op.vreg().index());
+                g[w] |= m;
+            }
+        }
+        for v in f.block_params(b) {
+            let (w, m) = bit(v.index());
+            g[w] &= !m;
+            k[w] |= m;
+        }
+    }
+    // A worklist seeded in postorder (successors first: an acyclic CFG
+    // settles in one pass); a block is queued again when a successor's
+    // live-in grows.
+    let mut queued = vec![false; n];
+    let mut work: std::collections::VecDeque<Block> = postorder.iter().copied().collect();
+    for &b in postorder {
+        queued[b.index()] = true;
+    }
+    while let Some(b) = work.pop_front() {
+        queued[b.index()] = false;
+        let r = row(b);
+        let out = &mut live_out[r.clone()];
+        for &s in f.block_succs(b) {
+            for (o, i) in out.iter_mut().zip(&live_in[row(s)]) {
+                *o |= i;
+            }
+        }
+        let mut grew = false;
+        for (((i, o), g), k) in live_in[r.clone()]
+            .iter_mut()
+            .zip(&*out)
+            .zip(&gen[r.clone()])
+            .zip(&kill[r])
+        {
+            let x = g | (o & !k);
+            grew |= x != *i;
+            *i = x;
+        }
+        if grew {
+            for &p in f.block_preds(b) {
+                if !queued[p.index()] {
+                    queued[p.index()] = true;
+                    work.push_back(p);
+                }
+            }
+        }
+    }
+    Some(LiveRows {
+        words,
+        live_in,
+        live_out,
+    })
+}
+
+/// [`compute`] over sparse sets, for functions too big for dense rows: a
+/// worklist in postorder re-runs a block's instructions whenever its
+/// live-out set grows.
+pub fn compute_sparse(f: &Function, postorder: &[Block]) -> Liveness {
     let n = f.num_blocks();
     let mut live_in = vec![SparseBitSet::new(); n];
     let mut live_out = vec![SparseBitSet::new(); n];

@@ -39,20 +39,25 @@ fn dominator_tree_matches_naive_dataflow() {
 fn liveness_matches_naive_walk() {
     for seed in 0..2000 {
         let f = random_function(seed);
-        let live = liveness::compute(&f, &cfg::postorder(&f));
+        let po = cfg::postorder(&f);
         let reference = liveness::naive(&f);
         let reach = cfg::reachable(&f);
-        for b in f.blocks().filter(|b| reach[b.index()]) {
-            assert_eq!(
-                live.live_in[b.index()],
-                reference.live_in[b.index()],
-                "seed {seed}: live-in {b}"
-            );
-            assert_eq!(
-                live.live_out[b.index()],
-                reference.live_out[b.index()],
-                "seed {seed}: live-out {b}"
-            );
+        for (how, live) in [
+            ("dense", liveness::compute(&f, &po)),
+            ("sparse", liveness::compute_sparse(&f, &po)),
+        ] {
+            for b in f.blocks().filter(|b| reach[b.index()]) {
+                assert_eq!(
+                    live.live_in[b.index()],
+                    reference.live_in[b.index()],
+                    "seed {seed}, {how}: live-in {b}"
+                );
+                assert_eq!(
+                    live.live_out[b.index()],
+                    reference.live_out[b.index()],
+                    "seed {seed}, {how}: live-out {b}"
+                );
+            }
         }
     }
 }

@@ -27,7 +27,12 @@ pub fn case_files(sub: &str) -> Vec<PathBuf> {
 pub fn random_function(seed: u64) -> allocator::Function {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let nblocks = rng.gen_range(1..12);
-    let nvregs = rng.gen_range(1..20);
+    // Now and then more than one 64-bit word of vregs (dense liveness rows).
+    let nvregs = if rng.gen_bool(0.3) {
+        rng.gen_range(60..300)
+    } else {
+        rng.gen_range(1..20)
+    };
     let v = |i: usize| VReg::new(i, RegClass::Int);
     let mut b = FunctionBuilder::new();
     for _ in 0..nblocks {

@@ -21,12 +21,12 @@
 //! machine, spill slot bounds, register classes, interference inside one
 //! instruction, defs in clobbered registers and the placement of edits.
 
-use allocator::bitset::SparseBitSet;
 use allocator::cfg::{postorder, reverse_postorder};
+use allocator::liveness;
 use allocator::validate::Site;
 use allocator::{
     Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint,
-    OperandPos, Output, PReg, PRegRole, PRegSet, ProgPoint,
+    OperandPos, Output, PReg, PRegRole, PRegSet, ProgPoint, VReg,
 };
 use smallvec::SmallVec;
 use std::fmt;
@@ -109,21 +109,81 @@ impl fmt::Display for CheckError {
     }
 }
 
-type VSet = SmallVec<[u32; 2]>;
-/// A block boundary state: non-empty locations in increasing order.
-type Compact = Vec<(u32, VSet)>;
+/// A location's vregs while a block runs. Four inline (the size of the
+/// spilled form anyway): copies of block arguments rarely make more.
+type VSet = SmallVec<[u32; 4]>;
+
+/// A block boundary state: one `location << 32 | vreg` pair per vreg a
+/// location holds, in increasing order. Flat and sorted, so the meet is a
+/// merge, equality a slice comparison, and no set is allocated per location.
+type Boundary = Vec<u64>;
+
+#[inline]
+fn pair(l: u32, v: u32) -> u64 {
+    ((l as u64) << 32) | v as u64
+}
+
+#[inline]
+fn pair_loc(p: u64) -> u32 {
+    (p >> 32) as u32
+}
+
+#[inline]
+fn pair_vreg(p: u64) -> u32 {
+    p as u32
+}
 
 /// Largest number of spill slots the dataflow tracks; slots above are
 /// reported and ignored.
 const MAX_TRACKED_SLOTS: usize = 1 << 20;
 
 /// The checker. Keep one and call [`Checker::check`] repeatedly: its buffers
-/// are reused.
+/// are reused, so a check allocates little beyond its errors.
+///
+/// While a block runs, its state is its in-state (`ins[cur]`, never copied)
+/// overlaid by the locations the block has written so far (`touched`, their
+/// sets in `dense`): a block of a few instructions writes a few locations
+/// while the state holds every live value, so nothing is done per location
+/// it leaves alone until its out-state is built.
 #[derive(Default)]
 pub struct Checker {
+    /// The set of each touched location, in increasing order (defs, copies
+    /// and copies from the in-state all keep them sorted).
     dense: Vec<VSet>,
-    occupied: Vec<u32>,
-    is_occupied: Vec<bool>,
+    /// The locations written since the block started, each once.
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    /// The block running.
+    cur: usize,
+    /// Per block: the in-state its last run started from and the out-state
+    /// it ended with, meaningful once `reached`.
+    ins: Vec<Boundary>,
+    outs: Vec<Boundary>,
+    reached: Vec<bool>,
+    /// Scratch boundary states: the meet being built, one edge's
+    /// substitution, the parameters it adds, the out-state being built.
+    acc: Boundary,
+    edge: Boundary,
+    added: Boundary,
+    next_out: Boundary,
+    /// One bit per vreg: those the current block's out-state keeps.
+    marks: Vec<u64>,
+    /// One bit per vreg: while an edge is substituted, its parameters and
+    /// arguments; clear otherwise.
+    edge_marks: Vec<u64>,
+    /// Use the sparse liveness that functions too big for dense rows get
+    /// (see [`Checker::check_with_sparse_liveness`]).
+    sparse_liveness: bool,
+    /// Edits grouped by instruction: `by_inst[edit_start[i]..edit_start[i + 1]]`.
+    edit_start: Vec<u32>,
+    by_inst: Vec<(ProgPoint, u32)>,
+}
+
+/// The liveness that prunes boundary states: dense rows when the function
+/// is small enough, sparse sets beyond.
+enum Live {
+    Rows(liveness::LiveRows),
+    Sparse(liveness::Liveness),
 }
 
 /// Checks `out` as an allocation of `f` on `env` (both valid); returns
@@ -188,65 +248,105 @@ impl Checker {
         errs
     }
 
-    fn dataflow(&mut self, f: &Function, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
-        let nslots = out.num_spillslots.min(MAX_TRACKED_SLOTS);
-        let nlocs = PReg::NUM_INDEX + nslots;
-        self.dense.clear();
-        self.dense.resize(nlocs, VSet::new());
-        self.is_occupied.clear();
-        self.is_occupied.resize(nlocs, false);
-        self.occupied.clear();
+    /// [`Checker::check`] with the liveness path that only functions too
+    /// big for dense rows take otherwise; the verdict must be the same, and
+    /// the tests compare the two on every case.
+    pub fn check_with_sparse_liveness(
+        &mut self,
+        f: &Function,
+        env: &MachineEnv,
+        out: &Output,
+    ) -> Vec<CheckError> {
+        self.sparse_liveness = true;
+        let errs = self.check(f, env, out);
+        self.sparse_liveness = false;
+        errs
+    }
 
-        // Edits per instruction: edit_start[i]..edit_start[i+1].
+    /// Groups the edits by instruction (a counting sort), skipping edits at
+    /// instructions that do not exist (reported by the structural checks).
+    fn group_edits(&mut self, f: &Function, out: &Output) {
         let n = f.num_insts();
-        let mut edit_start = vec![0u32; n + 1];
+        let start = &mut self.edit_start;
+        start.clear();
+        start.resize(n + 1, 0);
         for (p, _) in &out.edits {
             if p.inst().index() < n {
-                edit_start[p.inst().index() + 1] += 1;
+                start[p.inst().index() + 1] += 1;
             }
         }
         for i in 0..n {
-            edit_start[i + 1] += edit_start[i];
+            start[i + 1] += start[i];
         }
-        let mut by_inst: Vec<(ProgPoint, u32)> =
-            vec![(ProgPoint::before(Inst(0)), 0); edit_start[n] as usize];
-        let mut fill = edit_start.clone();
-        for (e, (p, _)) in out.edits.iter().enumerate() {
+        self.by_inst.clear();
+        self.by_inst
+            .resize(start[n] as usize, (ProgPoint::before(Inst(0)), 0));
+        // Fill from the back so each group stays in edit order.
+        for (e, (p, _)) in out.edits.iter().enumerate().rev() {
             if p.inst().index() < n {
-                by_inst[fill[p.inst().index()] as usize] = (*p, e as u32);
-                fill[p.inst().index()] += 1;
+                let slot = &mut start[p.inst().index() + 1];
+                *slot -= 1;
+                self.by_inst[*slot as usize] = (*p, e as u32);
             }
         }
-        let ctx = Ctx {
-            f,
-            roles,
-            out,
-            nslots,
-            edit_start: &edit_start,
-            by_inst: &by_inst,
-        };
+        // Now `start[i + 1]` is where group `i` starts: shift down by one.
+        start.rotate_left(1);
+        start[n] = self.by_inst.len() as u32;
+    }
+
+    fn dataflow(&mut self, f: &Function, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
+        let nslots = out.num_spillslots.min(MAX_TRACKED_SLOTS);
+        let nlocs = PReg::NUM_INDEX + nslots;
+        for &l in &self.touched {
+            self.dense[l as usize].clear();
+        }
+        self.touched.clear();
+        self.dense.resize(nlocs, VSet::new());
+        self.is_touched.clear();
+        self.is_touched.resize(nlocs, false);
+        for m in [&mut self.marks, &mut self.edge_marks] {
+            m.clear();
+            m.resize(f.num_vregs().div_ceil(64), 0);
+        }
+        self.group_edits(f, out);
+        let nb = f.num_blocks();
+        for s in self.ins.iter_mut().chain(self.outs.iter_mut()) {
+            s.clear();
+        }
+        self.ins.resize(nb, Vec::new());
+        self.outs.resize(nb, Vec::new());
+        self.reached.clear();
+        self.reached.resize(nb, false);
+
         // Block boundary states keep only the vregs live out of the block
         // and its branch arguments: a location whose vregs are all dead can
         // neither satisfy nor fail a later use. This keeps the
         // states small whatever the allocator leaves lying around.
-        let live = allocator::liveness::compute(f, &postorder(f));
+        let po = postorder(f);
+        let live = match liveness::compute_rows(f, &po) {
+            Some(rows) if !self.sparse_liveness => Live::Rows(rows),
+            _ => Live::Sparse(liveness::compute_sparse(f, &po)),
+        };
         let rpo = reverse_postorder(f);
-        let nb = f.num_blocks();
         let mut rpo_index = vec![u32::MAX; nb];
         for (k, b) in rpo.iter().enumerate() {
             rpo_index[b.index()] = k as u32;
         }
-        let mut ins: Vec<Option<Compact>> = vec![None; nb];
-        let mut outs: Vec<Option<Compact>> = vec![None; nb];
-        // Uses are checked on every visit and each block keeps the errors of
-        // its last visit: states only shrink as the fixpoint is approached, so
-        // the last visit, made with the final state, gives the final verdict.
+        // Uses are checked on every run and each block keeps the errors of
+        // its last run: states only shrink as the fixpoint is approached, so
+        // the last run, made with the final state, gives the final verdict.
         let mut pending = vec![false; rpo.len()];
         if let Some(p) = pending.first_mut() {
             *p = true;
         }
         let mut block_errs: Vec<Vec<CheckError>> = vec![Vec::new(); nb];
-        let mut visit_errs = Vec::new();
+        let mut run_errs = Vec::new();
+        let ctx = Ctx {
+            f,
+            roles,
+            out,
+            nslots,
+        };
         // Sweeps in reverse postorder until nothing is pending: one sweep for
         // acyclic code, one more per level of loop nesting that changes.
         let mut any = true;
@@ -258,24 +358,19 @@ impl Checker {
                 }
                 any = true;
                 let b = rpo[k];
-                let new_in = block_in(f, b, &outs);
-                if outs[b.index()].is_some() && ins[b.index()].as_ref() == Some(&new_in) {
+                self.block_in(f, b);
+                if self.reached[b.index()] && self.ins[b.index()] == self.acc {
                     continue;
                 }
-                self.load(&new_in);
-                visit_errs.clear();
-                self.run_block(&ctx, b, Some(&mut visit_errs));
-                std::mem::swap(&mut block_errs[b.index()], &mut visit_errs);
-                let mut keep = live.live_out[b.index()].clone();
-                for t in 0..f.block_succs(b).len() {
-                    for a in f.branch_args(b, t) {
-                        keep.insert(a.index());
-                    }
-                }
-                let new_out = self.store(&keep);
-                ins[b.index()] = Some(new_in);
-                if outs[b.index()].as_ref() != Some(&new_out) {
-                    outs[b.index()] = Some(new_out);
+                std::mem::swap(&mut self.ins[b.index()], &mut self.acc);
+                self.cur = b.index();
+                run_errs.clear();
+                self.run_block(&ctx, b, &mut run_errs);
+                std::mem::swap(&mut block_errs[b.index()], &mut run_errs);
+                self.store(f, b, &live);
+                if !self.reached[b.index()] || self.outs[b.index()] != self.next_out {
+                    std::mem::swap(&mut self.outs[b.index()], &mut self.next_out);
+                    self.reached[b.index()] = true;
                     for &s in f.block_succs(b) {
                         pending[rpo_index[s.index()] as usize] = true;
                     }
@@ -287,48 +382,161 @@ impl Checker {
         }
     }
 
-    fn load(&mut self, state: &Compact) {
-        for &l in &self.occupied {
-            self.dense[l as usize].clear();
-            self.is_occupied[l as usize] = false;
-        }
-        self.occupied.clear();
-        for (l, set) in state {
-            self.dense[*l as usize].clone_from(set);
-            self.is_occupied[*l as usize] = true;
-            self.occupied.push(*l);
-        }
-    }
-
-    /// The current state as a boundary state, restricted to `live` vregs.
-    fn store(&self, live: &SparseBitSet) -> Compact {
-        let mut c: Compact = Vec::new();
-        for &l in &self.occupied {
-            let set = &self.dense[l as usize];
-            if set.iter().any(|&v| live.contains(v as usize)) {
-                let mut s: VSet = set
-                    .iter()
-                    .copied()
-                    .filter(|&v| live.contains(v as usize))
-                    .collect();
-                s.sort_unstable();
-                c.push((l, s));
+    /// Builds in `acc` the meet over `b`'s incoming edges of the reached
+    /// predecessors' out-states, each passed through the edge's parameter
+    /// substitution; the entry block also meets the empty state of the
+    /// function's start.
+    fn block_in(&mut self, f: &Function, b: Block) {
+        let Checker {
+            outs,
+            reached,
+            acc,
+            edge,
+            added,
+            edge_marks,
+            ..
+        } = self;
+        acc.clear();
+        let mut first = b != f.entry_block();
+        let params = f.block_params(b);
+        for &p in f.block_preds(b) {
+            if !reached[p.index()] {
+                continue;
+            }
+            if !first && acc.is_empty() {
+                break;
+            }
+            let from: &[u64] = if params.is_empty() {
+                &outs[p.index()]
+            } else {
+                let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
+                let args = f.branch_args(p, k);
+                substitute(&outs[p.index()], params, args, edge_marks, added, edge);
+                edge
+            };
+            if first {
+                acc.extend_from_slice(from);
+                first = false;
+            } else {
+                intersect(acc, from);
             }
         }
-        c.sort_unstable_by_key(|e| e.0);
-        c
     }
 
-    fn occupy(&mut self, l: u32) {
-        if !self.is_occupied[l as usize] {
-            self.is_occupied[l as usize] = true;
-            self.occupied.push(l);
+    /// The in-state's pairs of location `l`.
+    #[inline]
+    fn base(ins: &[Boundary], cur: usize, l: u32) -> &[u64] {
+        let base = &ins[cur];
+        let lo = base.partition_point(|&x| x < pair(l, 0));
+        let mut hi = lo;
+        while hi < base.len() && pair_loc(base[hi]) == l {
+            hi += 1;
         }
+        &base[lo..hi]
+    }
+
+    /// Whether location `l` holds `v` now.
+    #[inline]
+    fn holds(&self, l: u32, v: u32) -> bool {
+        if self.is_touched[l as usize] {
+            self.dense[l as usize].contains(&v)
+        } else {
+            self.ins[self.cur].binary_search(&pair(l, v)).is_ok()
+        }
+    }
+
+    /// The set location `l` holds now (for messages).
+    fn set_of(&self, l: u32) -> VSet {
+        if self.is_touched[l as usize] {
+            self.dense[l as usize].clone()
+        } else {
+            Self::base(&self.ins, self.cur, l)
+                .iter()
+                .map(|&x| pair_vreg(x))
+                .collect()
+        }
+    }
+
+    /// Marks `l` as written; its set in `dense` is the caller's to fill.
+    #[inline]
+    fn touch(&mut self, l: u32) -> &mut VSet {
+        if !self.is_touched[l as usize] {
+            self.is_touched[l as usize] = true;
+            self.touched.push(l);
+        }
+        &mut self.dense[l as usize]
+    }
+
+    /// Builds in `next_out` the state at the end of block `b`, restricted
+    /// to the vregs live out of it and its branch arguments, and forgets the
+    /// block's writes.
+    fn store(&mut self, f: &Function, b: Block, live: &Live) {
+        match live {
+            Live::Rows(rows) => self.marks.copy_from_slice(rows.live_out(b)),
+            Live::Sparse(l) => {
+                self.marks.fill(0);
+                for (w, bits) in l.live_out[b.index()].words() {
+                    self.marks[w] = bits;
+                }
+            }
+        }
+        for t in 0..f.block_succs(b).len() {
+            for a in f.branch_args(b, t) {
+                mark(&mut self.marks, a.index(), true);
+            }
+        }
+        self.merge_out();
+        for &l in &self.touched {
+            self.is_touched[l as usize] = false;
+            self.dense[l as usize].clear();
+        }
+        self.touched.clear();
+    }
+
+    /// Merges the untouched part of the in-state with the touched
+    /// locations, in location order, keeping the marked vregs.
+    fn merge_out(&mut self) {
+        let Checker {
+            dense,
+            touched,
+            ins,
+            cur,
+            marks,
+            next_out,
+            ..
+        } = self;
+        let marked = |v: u32| marks[v as usize / 64] & (1 << (v % 64)) != 0;
+        touched.sort_unstable();
+        next_out.clear();
+        let base = &ins[*cur];
+        let mut i = 0;
+        for &l in touched.iter() {
+            while i < base.len() && pair_loc(base[i]) < l {
+                if marked(pair_vreg(base[i])) {
+                    next_out.push(base[i]);
+                }
+                i += 1;
+            }
+            while i < base.len() && pair_loc(base[i]) == l {
+                i += 1;
+            }
+            for &v in &dense[l as usize] {
+                if marked(v) {
+                    next_out.push(pair(l, v));
+                }
+            }
+        }
+        for &x in &base[i..] {
+            if marked(pair_vreg(x)) {
+                next_out.push(x);
+            }
+        }
+        debug_assert!(next_out.windows(2).all(|w| w[0] < w[1]));
     }
 
     /// Empties location `l`.
     fn clear_loc(&mut self, l: u32) {
-        self.dense[l as usize].clear();
+        self.touch(l).clear();
     }
 
     fn mv(&mut self, from: u32, to: u32) {
@@ -336,15 +544,27 @@ impl Checker {
             return;
         }
         let (a, b) = (from as usize, to as usize);
-        // Copy without a temporary: split the borrow around the two slots.
-        if a < b {
-            let (lo, hi) = self.dense.split_at_mut(b);
-            hi[0].clone_from(&lo[a]);
+        if self.is_touched[a] {
+            self.touch(to);
+            // Copy without a temporary: split the borrow around the two slots.
+            let (src, dst) = if a < b {
+                let (lo, hi) = self.dense.split_at_mut(b);
+                (&lo[a], &mut hi[0])
+            } else {
+                let (lo, hi) = self.dense.split_at_mut(a);
+                (&hi[0], &mut lo[b])
+            };
+            dst.clear();
+            dst.extend_from_slice(src);
         } else {
-            let (lo, hi) = self.dense.split_at_mut(a);
-            lo[b].clone_from(&hi[0]);
+            self.touch(to).clear();
+            let Checker {
+                dense, ins, cur, ..
+            } = self;
+            for &x in Self::base(ins, *cur, from) {
+                dense[b].push(pair_vreg(x));
+            }
         }
-        self.occupy(to);
     }
 
     /// Defines `v` into `l`. The lattice's "remove `v` from every location"
@@ -355,27 +575,29 @@ impl Checker {
     /// defines `v` once. The checker runs on validated functions only.
     fn def(&mut self, v: u32, l: u32) {
         debug_assert!(
-            self.occupied
+            self.touched
                 .iter()
-                .all(|&x| x == l || !self.dense[x as usize].contains(&v)),
+                .all(|&x| x == l || !self.dense[x as usize].contains(&v))
+                && self.ins[self.cur].iter().all(|&x| pair_vreg(x) != v
+                    || pair_loc(x) == l
+                    || self.is_touched[pair_loc(x) as usize]),
             "v{v} is already somewhere at its definition"
         );
-        let set = &mut self.dense[l as usize];
+        let set = self.touch(l);
         set.clear();
         set.push(v);
-        self.occupy(l);
     }
 
-    /// Runs block `b` from the loaded state; with `errs`, checks every use.
-    fn run_block(&mut self, c: &Ctx, b: Block, mut errs: Option<&mut Vec<CheckError>>) {
+    /// Runs block `b` from its in-state, checking every use.
+    fn run_block(&mut self, c: &Ctx, b: Block, errs: &mut Vec<CheckError>) {
         let f = c.f;
         for i in f.block_insts(b).iter() {
             let (s, e) = (
-                c.edit_start[i.index()] as usize,
-                c.edit_start[i.index() + 1] as usize,
+                self.edit_start[i.index()] as usize,
+                self.edit_start[i.index() + 1] as usize,
             );
-            let edits = &c.by_inst[s..e];
-            for &(p, ei) in edits {
+            for k in s..e {
+                let (p, ei) = self.by_inst[k];
                 if p.pos() == InstPosition::Before {
                     self.edit(c, ei as usize);
                 }
@@ -383,20 +605,13 @@ impl Checker {
             let ops = f.inst_operands(i);
             let allocs = &c.out.allocs[f.inst_operand_range(i)];
             // Early uses, early defs, late uses, clobbers, late defs.
-            for pass in 0..2 {
-                let pos = if pass == 0 {
-                    OperandPos::Early
-                } else {
-                    OperandPos::Late
-                };
-                if let Some(errs) = errs.as_deref_mut() {
-                    for (k, op) in ops.iter().enumerate() {
-                        if op.is_use() && op.pos() == pos {
-                            self.check_use(c, i, k, *op, allocs[k], errs);
-                        }
+            for pos in [OperandPos::Early, OperandPos::Late] {
+                for (k, op) in ops.iter().enumerate() {
+                    if op.is_use() && op.pos() == pos {
+                        self.check_use(c, i, k, *op, allocs[k], errs);
                     }
                 }
-                if pass == 1 {
+                if pos == OperandPos::Late {
                     for r in f.inst_clobbers(i) {
                         self.clear_loc(r.index() as u32);
                     }
@@ -409,7 +624,8 @@ impl Checker {
                     }
                 }
             }
-            for &(p, ei) in edits {
+            for k in s..e {
+                let (p, ei) = self.by_inst[k];
                 if p.pos() == InstPosition::After {
                     self.edit(c, ei as usize);
                 }
@@ -436,9 +652,8 @@ impl Checker {
         errs: &mut Vec<CheckError>,
     ) {
         let Some(l) = c.key(a) else { return };
-        let set = &self.dense[l as usize];
         let v = op.vreg().index() as u32;
-        if !set.contains(&v) {
+        if !self.holds(l, v) {
             errs.push(CheckError {
                 kind: ErrorKind::WrongValue,
                 site: Site::Alloc(i, k),
@@ -446,7 +661,7 @@ impl Checker {
                     "{i} operand {k} ({op}) reads {v2} from {a} at the {pos} point, but {a} holds {held}",
                     v2 = op.vreg(),
                     pos = if op.pos() == OperandPos::Early { "early" } else { "late" },
-                    held = describe_set(set, c.f)
+                    held = describe_set(&self.set_of(l), c.f)
                 ),
             });
         }
@@ -459,12 +674,11 @@ struct Ctx<'a> {
     roles: &'a Roles,
     out: &'a Output,
     nslots: usize,
-    edit_start: &'a [u32],
-    by_inst: &'a [(ProgPoint, u32)],
 }
 
 impl Ctx<'_> {
     /// The dense location of an allocation, if tracked.
+    #[inline]
     fn key(&self, a: Allocation) -> Option<u32> {
         let _ = self.roles;
         match a {
@@ -477,74 +691,88 @@ impl Ctx<'_> {
     }
 }
 
-/// The meet over `b`'s incoming edges of the predecessors' out-states,
-/// each passed through the edge's parameter substitution; the entry block
-/// also meets the empty state of the function's start.
-fn block_in(f: &Function, b: Block, outs: &[Option<Compact>]) -> Compact {
-    let mut acc: Option<Compact> = if b == f.entry_block() {
-        Some(Vec::new())
+/// Sets (`on`) or clears vreg `v`'s bit.
+#[inline]
+fn mark(marks: &mut [u64], v: usize, on: bool) {
+    if on {
+        marks[v / 64] |= 1 << (v % 64);
     } else {
-        None
-    };
-    let params = f.block_params(b);
-    for &p in f.block_preds(b) {
-        let Some(out) = &outs[p.index()] else {
-            continue;
-        };
-        let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
-        let args = f.branch_args(p, k);
-        let edge: Compact = out
-            .iter()
-            .filter_map(|(l, set)| {
-                let mut s: VSet = set
-                    .iter()
-                    .copied()
-                    .filter(|v| !params.iter().any(|p| p.index() as u32 == *v))
-                    .collect();
-                for (a, p) in args.iter().zip(params) {
-                    if set.contains(&(a.index() as u32)) {
-                        let pv = p.index() as u32;
-                        if let Err(pos) = s.binary_search(&pv) {
-                            s.insert(pos, pv);
-                        }
-                    }
-                }
-                s.sort_unstable();
-                (!s.is_empty()).then_some((*l, s))
-            })
-            .collect();
-        acc = Some(match acc {
-            None => edge,
-            Some(a) => meet(&a, &edge),
-        });
+        marks[v / 64] &= !(1 << (v % 64));
     }
-    acc.unwrap_or_default()
 }
 
-/// Intersection, location by location (both sorted by location, sets sorted).
-fn meet(a: &Compact, b: &Compact) -> Compact {
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
+/// Writes into `edge` an out-state passed through an edge's parameter
+/// substitution: the parameters leave every location, then each parameter
+/// joins every location that held its argument. `marks` must be clear; it
+/// is clear again on return.
+fn substitute(
+    out: &[u64],
+    params: &[VReg],
+    args: &[VReg],
+    marks: &mut [u64],
+    added: &mut Boundary,
+    edge: &mut Boundary,
+) {
+    for v in params.iter().chain(args) {
+        mark(marks, v.index(), true);
+    }
+    edge.clear();
+    added.clear();
+    for &x in out {
+        let v = pair_vreg(x);
+        if marks[v as usize / 64] & (1 << (v % 64)) == 0 {
+            edge.push(x);
+            continue;
+        }
+        if !params.iter().any(|p| p.index() as u32 == v) {
+            edge.push(x);
+        }
+        for (a, p) in args.iter().zip(params) {
+            if a.index() as u32 == v {
+                added.push(pair(pair_loc(x), p.index() as u32));
+            }
+        }
+    }
+    for v in params.iter().chain(args) {
+        mark(marks, v.index(), false);
+    }
+    if added.is_empty() {
+        return;
+    }
+    // Both sorted and disjoint (a parameter's pairs were dropped): merge
+    // `added` in from the back.
+    added.sort_unstable();
+    let (mut i, mut j) = (edge.len(), added.len());
+    edge.resize(i + j, 0);
+    let mut w = edge.len();
+    while j > 0 {
+        w -= 1;
+        if i > 0 && edge[i - 1] > added[j - 1] {
+            edge[w] = edge[i - 1];
+            i -= 1;
+        } else {
+            edge[w] = added[j - 1];
+            j -= 1;
+        }
+    }
+}
+
+/// Keeps in `acc` the pairs also in `other` (both sorted): the meet.
+fn intersect(acc: &mut Boundary, other: &[u64]) {
+    let (mut i, mut j, mut w) = (0, 0, 0);
+    while i < acc.len() && j < other.len() {
+        match acc[i].cmp(&other[j]) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                let s: VSet = a[i]
-                    .1
-                    .iter()
-                    .copied()
-                    .filter(|v| b[j].1.contains(v))
-                    .collect();
-                if !s.is_empty() {
-                    out.push((a[i].0, s));
-                }
+                acc[w] = acc[i];
+                w += 1;
                 i += 1;
                 j += 1;
             }
         }
     }
-    out
+    acc.truncate(w);
 }
 
 /// What the machine says about each register, as sets.

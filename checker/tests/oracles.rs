@@ -4,9 +4,23 @@
 
 use allocator::text::parse_and_validate;
 use allocator::{Allocation, Allocator, Inst, Move, PReg, ProgPoint, RegClass};
-use checker::{check, interp};
+use checker::interp;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
+
+/// The checker, run with the dense liveness rows it uses on functions of
+/// ordinary size and with the sparse sets it uses on huge ones: both must
+/// report the same errors.
+fn check(
+    f: &allocator::Function,
+    env: &allocator::MachineEnv,
+    out: &allocator::Output,
+) -> Vec<checker::CheckError> {
+    let errs = checker::check(f, env, out);
+    let sparse = checker::Checker::default().check_with_sparse_liveness(f, env, out);
+    assert_eq!(errs, sparse, "dense and sparse liveness disagree");
+    errs
+}
 
 fn files(sub: &str) -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
