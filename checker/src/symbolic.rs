@@ -142,14 +142,17 @@ const MAX_TRACKED_SLOTS: usize = 1 << 20;
 ///
 /// While a block runs, its state is its in-state (`ins[cur]`, never copied)
 /// overlaid by the locations the block has written so far (`touched`, their
-/// sets in `dense`): a block of a few instructions writes a few locations
+/// sets in `cells`): a block of a few instructions writes a few locations
 /// while the state holds every live value, so nothing is done per location
 /// it leaves alone until its out-state is built.
 #[derive(Default)]
 pub struct Checker {
-    /// The set of each touched location, in increasing order (defs, copies
-    /// and copies from the in-state all keep them sorted).
-    dense: Vec<VSet>,
+    /// The set of each touched location as a [`Cell`].
+    cells: Vec<u32>,
+    /// The sets of more than one vreg the cells name, in increasing order;
+    /// never changed once made (cells share them), dropped per block.
+    multi: Vec<VSet>,
+    num_multi: usize,
     /// The locations written since the block started, each once.
     touched: Vec<u32>,
     is_touched: Vec<bool>,
@@ -161,10 +164,9 @@ pub struct Checker {
     outs: Vec<Boundary>,
     reached: Vec<bool>,
     /// Scratch boundary states: the meet being built, one edge's
-    /// substitution, the parameters it adds, the out-state being built.
+    /// substitution, the out-state being built.
     acc: Boundary,
     edge: Boundary,
-    added: Boundary,
     next_out: Boundary,
     /// One bit per vreg: those the current block's out-state keeps.
     marks: Vec<u64>,
@@ -178,6 +180,13 @@ pub struct Checker {
     edit_start: Vec<u32>,
     by_inst: Vec<(ProgPoint, u32)>,
 }
+
+/// A touched location's set in one word: [`EMPTY`], a single vreg (the
+/// common case: a def or a copy of one), or [`MULTI`]` | k` for the set
+/// `multi[k]` (a location holding a block argument and its parameter).
+type Cell = u32;
+const EMPTY: Cell = u32::MAX;
+const MULTI: Cell = 1 << 31;
 
 /// The liveness that prunes boundary states: dense rows when the function
 /// is small enough, sparse sets beyond.
@@ -297,11 +306,10 @@ impl Checker {
     fn dataflow(&mut self, f: &Function, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
         let nslots = out.num_spillslots.min(MAX_TRACKED_SLOTS);
         let nlocs = PReg::NUM_INDEX + nslots;
-        for &l in &self.touched {
-            self.dense[l as usize].clear();
-        }
         self.touched.clear();
-        self.dense.resize(nlocs, VSet::new());
+        self.num_multi = 0;
+        self.cells.clear();
+        self.cells.resize(nlocs, EMPTY);
         self.is_touched.clear();
         self.is_touched.resize(nlocs, false);
         for m in [&mut self.marks, &mut self.edge_marks] {
@@ -392,7 +400,6 @@ impl Checker {
             reached,
             acc,
             edge,
-            added,
             edge_marks,
             ..
         } = self;
@@ -411,7 +418,7 @@ impl Checker {
             } else {
                 let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
                 let args = f.branch_args(p, k);
-                substitute(&outs[p.index()], params, args, edge_marks, added, edge);
+                substitute(&outs[p.index()], params, args, edge_marks, edge);
                 edge
             };
             if first {
@@ -435,11 +442,25 @@ impl Checker {
         &base[lo..hi]
     }
 
+    /// The vregs of a cell, in increasing order.
+    #[inline]
+    fn cell_vregs<'a>(multi: &'a [VSet], cell: &'a Cell) -> &'a [u32] {
+        match *cell {
+            EMPTY => &[],
+            c if c & MULTI != 0 => &multi[(c & !MULTI) as usize],
+            _ => std::slice::from_ref(cell),
+        }
+    }
+
     /// Whether location `l` holds `v` now.
     #[inline]
     fn holds(&self, l: u32, v: u32) -> bool {
         if self.is_touched[l as usize] {
-            self.dense[l as usize].contains(&v)
+            match self.cells[l as usize] {
+                EMPTY => false,
+                c if c & MULTI != 0 => self.multi[(c & !MULTI) as usize].contains(&v),
+                c => c == v,
+            }
         } else {
             self.ins[self.cur].binary_search(&pair(l, v)).is_ok()
         }
@@ -448,7 +469,7 @@ impl Checker {
     /// The set location `l` holds now (for messages).
     fn set_of(&self, l: u32) -> VSet {
         if self.is_touched[l as usize] {
-            self.dense[l as usize].clone()
+            Self::cell_vregs(&self.multi, &self.cells[l as usize]).into()
         } else {
             Self::base(&self.ins, self.cur, l)
                 .iter()
@@ -457,14 +478,14 @@ impl Checker {
         }
     }
 
-    /// Marks `l` as written; its set in `dense` is the caller's to fill.
+    /// Makes location `l` hold `cell`.
     #[inline]
-    fn touch(&mut self, l: u32) -> &mut VSet {
+    fn set(&mut self, l: u32, cell: Cell) {
         if !self.is_touched[l as usize] {
             self.is_touched[l as usize] = true;
             self.touched.push(l);
         }
-        &mut self.dense[l as usize]
+        self.cells[l as usize] = cell;
     }
 
     /// Builds in `next_out` the state at the end of block `b`, restricted
@@ -488,16 +509,17 @@ impl Checker {
         self.merge_out();
         for &l in &self.touched {
             self.is_touched[l as usize] = false;
-            self.dense[l as usize].clear();
         }
         self.touched.clear();
+        self.num_multi = 0;
     }
 
     /// Merges the untouched part of the in-state with the touched
     /// locations, in location order, keeping the marked vregs.
     fn merge_out(&mut self) {
         let Checker {
-            dense,
+            cells,
+            multi,
             touched,
             ins,
             cur,
@@ -505,66 +527,64 @@ impl Checker {
             next_out,
             ..
         } = self;
-        let marked = |v: u32| marks[v as usize / 64] & (1 << (v % 64)) != 0;
         touched.sort_unstable();
-        next_out.clear();
         let base = &ins[*cur];
-        let mut i = 0;
+        let extra: usize = touched
+            .iter()
+            .map(|&l| Self::cell_vregs(multi, &cells[l as usize]).len())
+            .sum();
+        // Written by index into room for everything, then cut: a kept pair
+        // advances the end, a dropped one is overwritten (no branch per pair).
+        next_out.clear();
+        next_out.resize(base.len() + extra, 0);
+        let (mut i, mut w) = (0, 0);
         for &l in touched.iter() {
+            let start = i;
             while i < base.len() && pair_loc(base[i]) < l {
-                if marked(pair_vreg(base[i])) {
-                    next_out.push(base[i]);
-                }
                 i += 1;
             }
+            w = keep_marked(&base[start..i], marks, next_out, w);
             while i < base.len() && pair_loc(base[i]) == l {
                 i += 1;
             }
-            for &v in &dense[l as usize] {
-                if marked(v) {
-                    next_out.push(pair(l, v));
-                }
+            for &v in Self::cell_vregs(multi, &cells[l as usize]) {
+                next_out[w] = pair(l, v);
+                w += is_marked(marks, v) as usize;
             }
         }
-        for &x in &base[i..] {
-            if marked(pair_vreg(x)) {
-                next_out.push(x);
-            }
-        }
+        w = keep_marked(&base[i..], marks, next_out, w);
+        next_out.truncate(w);
         debug_assert!(next_out.windows(2).all(|w| w[0] < w[1]));
     }
 
     /// Empties location `l`.
     fn clear_loc(&mut self, l: u32) {
-        self.touch(l).clear();
+        self.set(l, EMPTY);
     }
 
     fn mv(&mut self, from: u32, to: u32) {
         if from == to {
             return;
         }
-        let (a, b) = (from as usize, to as usize);
-        if self.is_touched[a] {
-            self.touch(to);
-            // Copy without a temporary: split the borrow around the two slots.
-            let (src, dst) = if a < b {
-                let (lo, hi) = self.dense.split_at_mut(b);
-                (&lo[a], &mut hi[0])
-            } else {
-                let (lo, hi) = self.dense.split_at_mut(a);
-                (&hi[0], &mut lo[b])
-            };
-            dst.clear();
-            dst.extend_from_slice(src);
+        let cell = if self.is_touched[from as usize] {
+            self.cells[from as usize]
         } else {
-            self.touch(to).clear();
-            let Checker {
-                dense, ins, cur, ..
-            } = self;
-            for &x in Self::base(ins, *cur, from) {
-                dense[b].push(pair_vreg(x));
+            match Self::base(&self.ins, self.cur, from) {
+                [] => EMPTY,
+                [x] => pair_vreg(*x),
+                xs => {
+                    if self.num_multi == self.multi.len() {
+                        self.multi.push(VSet::new());
+                    }
+                    let m = &mut self.multi[self.num_multi];
+                    m.clear();
+                    m.extend(xs.iter().map(|&x| pair_vreg(x)));
+                    self.num_multi += 1;
+                    MULTI | (self.num_multi - 1) as u32
+                }
             }
-        }
+        };
+        self.set(to, cell);
     }
 
     /// Defines `v` into `l`. The lattice's "remove `v` from every location"
@@ -575,17 +595,14 @@ impl Checker {
     /// defines `v` once. The checker runs on validated functions only.
     fn def(&mut self, v: u32, l: u32) {
         debug_assert!(
-            self.touched
-                .iter()
-                .all(|&x| x == l || !self.dense[x as usize].contains(&v))
+            self.touched.iter().all(|&x| x == l || !self.holds(x, v))
                 && self.ins[self.cur].iter().all(|&x| pair_vreg(x) != v
                     || pair_loc(x) == l
                     || self.is_touched[pair_loc(x) as usize]),
             "v{v} is already somewhere at its definition"
         );
-        let set = self.touch(l);
-        set.clear();
-        set.push(v);
+        debug_assert!(v & MULTI == 0);
+        self.set(l, v);
     }
 
     /// Runs block `b` from its in-state, checking every use.
@@ -701,26 +718,44 @@ fn mark(marks: &mut [u64], v: usize, on: bool) {
     }
 }
 
+#[inline]
+fn is_marked(marks: &[u64], v: u32) -> bool {
+    (marks[v as usize / 64] >> (v % 64)) & 1 != 0
+}
+
+/// Copies the pairs of `src` whose vreg is marked to `dst[w..]` and returns
+/// the new end; `dst` must have room for all of `src`.
+#[inline]
+fn keep_marked(src: &[u64], marks: &[u64], dst: &mut [u64], mut w: usize) -> usize {
+    for &x in src {
+        dst[w] = x;
+        w += is_marked(marks, pair_vreg(x)) as usize;
+    }
+    w
+}
+
 /// Writes into `edge` an out-state passed through an edge's parameter
 /// substitution: the parameters leave every location, then each parameter
 /// joins every location that held its argument. `marks` must be clear; it
 /// is clear again on return.
-fn substitute(
-    out: &[u64],
-    params: &[VReg],
-    args: &[VReg],
-    marks: &mut [u64],
-    added: &mut Boundary,
-    edge: &mut Boundary,
-) {
+fn substitute(out: &[u64], params: &[VReg], args: &[VReg], marks: &mut [u64], edge: &mut Boundary) {
     for v in params.iter().chain(args) {
         mark(marks, v.index(), true);
     }
     edge.clear();
-    added.clear();
+    // A parameter joins the location group of its argument's pair: sort
+    // that group (a few pairs) when it is complete.
+    let (mut group, mut group_loc, mut grew) = (0, u32::MAX, false);
     for &x in out {
-        let v = pair_vreg(x);
-        if marks[v as usize / 64] & (1 << (v % 64)) == 0 {
+        let (l, v) = (pair_loc(x), pair_vreg(x));
+        if l != group_loc {
+            if grew {
+                edge[group..].sort_unstable();
+                grew = false;
+            }
+            (group, group_loc) = (edge.len(), l);
+        }
+        if !is_marked(marks, v) {
             edge.push(x);
             continue;
         }
@@ -729,31 +764,16 @@ fn substitute(
         }
         for (a, p) in args.iter().zip(params) {
             if a.index() as u32 == v {
-                added.push(pair(pair_loc(x), p.index() as u32));
+                edge.push(pair(l, p.index() as u32));
+                grew = true;
             }
         }
     }
+    if grew {
+        edge[group..].sort_unstable();
+    }
     for v in params.iter().chain(args) {
         mark(marks, v.index(), false);
-    }
-    if added.is_empty() {
-        return;
-    }
-    // Both sorted and disjoint (a parameter's pairs were dropped): merge
-    // `added` in from the back.
-    added.sort_unstable();
-    let (mut i, mut j) = (edge.len(), added.len());
-    edge.resize(i + j, 0);
-    let mut w = edge.len();
-    while j > 0 {
-        w -= 1;
-        if i > 0 && edge[i - 1] > added[j - 1] {
-            edge[w] = edge[i - 1];
-            i -= 1;
-        } else {
-            edge[w] = added[j - 1];
-            j -= 1;
-        }
     }
 }
 
