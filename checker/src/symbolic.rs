@@ -1125,3 +1125,92 @@ fn structural(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator::{Allocator, RegClass};
+
+    fn v(i: usize) -> VReg {
+        VReg::new(i, RegClass::Int)
+    }
+
+    #[test]
+    fn substitution_renames_arguments_drops_parameters_and_clears_its_marks() {
+        // Location 1 holds {v5, v7, v9}, 2 holds {v5}, 3 holds {v9}; the
+        // edge passes v9 to parameter v2 and v5 to parameter v7.
+        let out = vec![pair(1, 5), pair(1, 7), pair(1, 9), pair(2, 5), pair(3, 9)];
+        let mut marks = vec![0u64; 1];
+        let mut edge = Vec::new();
+        substitute(&out, &[v(2), v(7)], &[v(9), v(5)], &mut marks, &mut edge);
+        assert_eq!(
+            edge,
+            vec![
+                pair(1, 2),
+                pair(1, 5),
+                pair(1, 7),
+                pair(1, 9),
+                pair(2, 5),
+                pair(2, 7),
+                pair(3, 2),
+                pair(3, 9),
+            ]
+        );
+        assert_eq!(marks, vec![0], "marks are clear again");
+        // Without parameters nothing changes.
+        substitute(&out, &[], &[], &mut marks, &mut edge);
+        assert_eq!(edge, out);
+    }
+
+    #[test]
+    fn intersection_keeps_common_pairs() {
+        let mut acc = vec![pair(0, 1), pair(0, 2), pair(1, 1), pair(4, 4)];
+        intersect(&mut acc, &[pair(0, 2), pair(1, 1), pair(2, 0), pair(4, 4)]);
+        assert_eq!(acc, vec![pair(0, 2), pair(1, 1), pair(4, 4)]);
+        intersect(&mut acc, &[]);
+        assert!(acc.is_empty());
+    }
+
+    /// The documented invariant that keeps states small: a block's
+    /// out-state holds only vregs live out of it or passed as its branch
+    /// arguments, and dropping the dead ones changes no verdict.
+    #[test]
+    fn boundary_states_hold_only_live_values() {
+        let mut pruned_some = false;
+        for seed in 0..40u8 {
+            let bytes: Vec<u8> = (0..2000u32)
+                .map(|k| (k as u8).wrapping_mul(seed | 1) ^ seed)
+                .collect();
+            let case = ssagen::generate_from_bytes(&bytes, &ssagen::Config::default());
+            let f = &case.func;
+            let out = allocator::spill_everywhere::SpillEverywhere
+                .run(f, &case.machine)
+                .unwrap();
+            let mut c = Checker::default();
+            assert!(c.check(f, &case.machine, &out).is_empty());
+            let live = liveness::compute(f, &postorder(f));
+            for b in f.blocks() {
+                let mut keep = live.live_out[b.index()].clone();
+                for t in 0..f.block_succs(b).len() {
+                    for a in f.branch_args(b, t) {
+                        keep.insert(a.index());
+                    }
+                }
+                for &x in &c.outs[b.index()] {
+                    assert!(
+                        keep.contains(pair_vreg(x) as usize),
+                        "seed {seed}: {b} keeps dead v{}",
+                        pair_vreg(x)
+                    );
+                }
+                // Some location wrote a value that dies in the block.
+                pruned_some |= f.block_insts(b).iter().any(|i| {
+                    f.inst_operands(i)
+                        .iter()
+                        .any(|o| o.is_def() && !keep.contains(o.vreg().index()))
+                });
+            }
+        }
+        assert!(pruned_some);
+    }
+}
