@@ -1160,6 +1160,11 @@ mod tests {
         // Without parameters nothing changes.
         substitute(&out, &[], &[], &mut marks, &mut edge);
         assert_eq!(edge, out);
+        // One parameter and one argument, each alone in its word of marks.
+        let mut marks = vec![0u64; 2];
+        substitute(&[pair(4, 3)], &[v(70)], &[v(3)], &mut marks, &mut edge);
+        assert_eq!(edge, vec![pair(4, 3), pair(4, 70)]);
+        assert_eq!(marks, vec![0, 0], "marks are clear again");
     }
 
     #[test]
