@@ -50,6 +50,12 @@ pub enum Limitation {
     /// `reg`, `limit` and `reuse` defs, and places the move of a `fixed`
     /// one after the branch, where nothing runs).
     BranchDefInFastalloc,
+    /// A branch with a use operand, to successors that are no join (those
+    /// are `BranchOperandsIntoJoin`): fastalloc may then place a move after
+    /// an earlier block's branch, where nothing runs. Found by a CI fuzz
+    /// smoke run (the reduced case has two such branches); regalloc2's own
+    /// fuzzer never puts operands on branches.
+    BranchUseInFastalloc,
     /// A `stack` def (fastalloc spills a register over the value it just
     /// defined in the slot when the value is later used from a register;
     /// its own fuzzer never generates `stack`).
@@ -66,7 +72,7 @@ pub enum Limitation {
 }
 
 impl Limitation {
-    pub const ALL: [Limitation; 10] = [
+    pub const ALL: [Limitation; 11] = [
         Limitation::BranchOperandsIntoJoin,
         Limitation::RepeatedStackUse,
         Limitation::RepeatedLimitUse,
@@ -74,6 +80,7 @@ impl Limitation {
         Limitation::ReuseExtendsUses,
         Limitation::LimitInFastalloc,
         Limitation::BranchDefInFastalloc,
+        Limitation::BranchUseInFastalloc,
         Limitation::StackDefInFastalloc,
         Limitation::ReuseIndexTooLarge,
         Limitation::ReuseOfNonRegUse,
@@ -89,6 +96,7 @@ impl Limitation {
             Limitation::ReuseExtendsUses => "reuse-extends-uses",
             Limitation::LimitInFastalloc => "limit-in-fastalloc",
             Limitation::BranchDefInFastalloc => "branch-def-in-fastalloc",
+            Limitation::BranchUseInFastalloc => "branch-use-in-fastalloc",
             Limitation::StackDefInFastalloc => "stack-def-in-fastalloc",
             Limitation::ReuseIndexTooLarge => "reuse-index-too-large",
             Limitation::ReuseOfNonRegUse => "reuse-of-non-reg-use",
@@ -109,6 +117,7 @@ impl Limitation {
             }
             Limitation::LimitInFastalloc
             | Limitation::BranchDefInFastalloc
+            | Limitation::BranchUseInFastalloc
             | Limitation::StackDefInFastalloc => {
                 matches!(algorithm, Algorithm::Fastalloc)
             }
@@ -165,6 +174,16 @@ impl Limitation {
                         .any(|o| o.is_def() && used[o.vreg().index()])
                 })
             }
+            // Branches into a join are `BranchOperandsIntoJoin` already.
+            Limitation::BranchUseInFastalloc => func.blocks().any(|b| {
+                let last = func.block_insts(b).last();
+                func.is_branch(last)
+                    && func.inst_operands(last).iter().any(|o| o.is_use())
+                    && func
+                        .block_succs(b)
+                        .iter()
+                        .all(|&s| allocator::cfg::effective_preds(func, s) <= 1)
+            }),
             Limitation::StackDefInFastalloc => func.insts().any(|i| {
                 func.inst_operands(i)
                     .iter()
