@@ -13,6 +13,8 @@ pub struct DomTree {
     idom: Vec<Block>,
     pre: Vec<u32>,
     post: Vec<u32>,
+    /// The reachable blocks in preorder of the tree, children in block order.
+    preorder: Vec<Block>,
 }
 
 impl DomTree {
@@ -68,26 +70,30 @@ impl DomTree {
         // encloses b's.
         // Children of each block as ranges of one array (a counting sort by
         // immediate dominator), then an iterative preorder walk.
+        let entry = rpo.first().copied();
+        let is_child = |b: usize| idom[b].is_valid() && Some(Block::new(b)) != entry;
         let mut child_start = vec![0u32; n + 1];
-        for &b in rpo.iter().skip(1) {
-            child_start[idom[b.index()].index() + 1] += 1;
+        for b in (0..n).filter(|&b| is_child(b)) {
+            child_start[idom[b].index() + 1] += 1;
         }
         for b in 0..n {
             child_start[b + 1] += child_start[b];
         }
         let mut fill = child_start.clone();
         let mut children = vec![Block::INVALID; child_start[n] as usize];
-        for &b in rpo.iter().skip(1) {
-            let d = idom[b.index()].index();
-            children[fill[d] as usize] = b;
+        for b in (0..n).filter(|&b| is_child(b)) {
+            let d = idom[b].index();
+            children[fill[d] as usize] = Block::new(b);
             fill[d] += 1;
         }
         let (mut pre, mut post) = (vec![u32::MAX; n], vec![u32::MAX; n]);
+        let mut preorder = Vec::with_capacity(rpo.len());
         let mut clock = 0u32;
         let mut stack: Vec<(Block, u32)> = Vec::with_capacity(n);
-        if let Some(&e) = rpo.first() {
+        if let Some(e) = entry {
             pre[e.index()] = clock;
             clock += 1;
+            preorder.push(e);
             stack.push((e, child_start[e.index()]));
         }
         while let Some(top) = stack.last_mut() {
@@ -97,6 +103,7 @@ impl DomTree {
                 let c = children[k as usize];
                 pre[c.index()] = clock;
                 clock += 1;
+                preorder.push(c);
                 stack.push((c, child_start[c.index()]));
             } else {
                 post[b.index()] = clock;
@@ -107,7 +114,18 @@ impl DomTree {
         if let Some(&e) = rpo.first() {
             idom[e.index()] = Block::INVALID;
         }
-        DomTree { idom, pre, post }
+        DomTree {
+            idom,
+            pre,
+            post,
+            preorder,
+        }
+    }
+
+    /// The reachable blocks in preorder of the tree (every block after its
+    /// dominators), the children of a block in block order.
+    pub fn preorder(&self) -> &[Block] {
+        &self.preorder
     }
 
     /// The immediate dominator; `None` for the entry and unreachable blocks.
@@ -222,5 +240,21 @@ mod tests {
         assert!(!t.dominates(Block(2), Block(1)));
         assert!(t.dominates(Block(2), Block(2)));
         agree(&g);
+    }
+
+    #[test]
+    fn preorder_puts_dominators_first_and_children_in_block_order() {
+        // 0 -> {3, 1}; 3 -> 2; 1 -> 2; 2 -> 4; 5 unreachable.
+        let f = cfg(&[&[3, 1], &[2], &[4], &[2], &[], &[4]]);
+        let t = DomTree::new(&f);
+        assert_eq!(
+            t.preorder(),
+            &[Block(0), Block(1), Block(2), Block(4), Block(3)]
+        );
+        for (k, &b) in t.preorder().iter().enumerate() {
+            if let Some(d) = t.idom(b) {
+                assert!(t.preorder()[..k].contains(&d), "{d} before {b}");
+            }
+        }
     }
 }

@@ -351,35 +351,78 @@ impl FunctionBuilder {
         clobbers: &[PReg],
         targets: &[(Block, &[VReg])],
     ) -> Inst {
-        let b = self
-            .f
-            .blocks
-            .len()
-            .checked_sub(1)
-            .expect("inst before block");
-        let i = Inst::new(self.f.insts.len());
-        let o0 = self.f.operands.len() as u32;
         for op in operands {
             if !op.is_nonalloc() {
                 self.note_vreg(op.vreg());
             }
         }
         self.f.operands.extend_from_slice(operands);
-        let c0 = self.f.clobbers.len() as u32;
         self.f.clobbers.extend_from_slice(clobbers);
-        let t0 = self.f.targets.len() as u32;
-        for (k, &(block, args)) in targets.iter().enumerate() {
-            let a0 = self.f.branch_args.len() as u32;
-            for &v in args {
-                self.note_vreg(v);
-            }
-            self.f.branch_args.extend_from_slice(args);
-            self.f.targets.push(TargetData {
-                block,
-                args: (a0, self.f.branch_args.len() as u32),
-            });
-            self.pending.push((i, k));
+        for &(block, args) in targets {
+            self.push_target(block, args);
         }
+        self.end_inst(opcode)
+    }
+
+    /// Where the instruction being assembled starts in the operand, clobber
+    /// and target lists: where the last finished one ends.
+    #[inline]
+    fn open_starts(&self) -> (u32, u32, u32) {
+        self.f
+            .insts
+            .last()
+            .map_or((0, 0, 0), |d| (d.operands.1, d.clobbers.1, d.targets.1))
+    }
+
+    /// Adds an operand to the instruction being assembled, which
+    /// [`FunctionBuilder::end_inst`] closes: the streaming form of
+    /// [`FunctionBuilder::inst`], for a caller that draws operands one by one
+    /// and so need not gather them in a list of its own first (the generator).
+    #[inline]
+    pub fn push_operand(&mut self, op: Operand) {
+        if !op.is_nonalloc() {
+            self.note_vreg(op.vreg());
+        }
+        self.f.operands.push(op);
+    }
+
+    /// Adds a clobber to the instruction being assembled.
+    #[inline]
+    pub fn push_clobber(&mut self, r: PReg) {
+        self.f.clobbers.push(r);
+    }
+
+    /// Adds a target with its branch arguments to the instruction being
+    /// assembled.
+    #[inline]
+    pub fn push_target(&mut self, block: Block, args: &[VReg]) {
+        let t0 = self.open_starts().2;
+        let k = self.f.targets.len() - t0 as usize;
+        let a0 = self.f.branch_args.len() as u32;
+        for &v in args {
+            self.note_vreg(v);
+        }
+        self.f.branch_args.extend_from_slice(args);
+        self.f.targets.push(TargetData {
+            block,
+            args: (a0, self.f.branch_args.len() as u32),
+        });
+        self.pending.push((Inst::new(self.f.insts.len()), k));
+    }
+
+    /// Closes the instruction assembled by the `push_` methods since the last
+    /// one and appends it to the current block. Panics if no block was started
+    /// (a builder-usage error, not an input error).
+    #[inline]
+    pub fn end_inst(&mut self, opcode: Opcode) -> Inst {
+        let b = self
+            .f
+            .blocks
+            .len()
+            .checked_sub(1)
+            .expect("inst before block");
+        let (o0, c0, t0) = self.open_starts();
+        let i = Inst::new(self.f.insts.len());
         self.f.insts.push(InstData {
             opcode,
             operands: (o0, self.f.operands.len() as u32),
@@ -503,6 +546,68 @@ mod tests {
                 inst: Inst(0),
                 target: 0,
                 block: Block(5)
+            })
+        );
+    }
+
+    #[test]
+    fn streamed_instructions_equal_whole_ones() {
+        let v = |i| VReg::new(i, RegClass::Int);
+        let r0 = PReg::new(0, RegClass::Int);
+        let ops = [
+            Operand::def(v(3), OperandConstraint::Reg),
+            Operand::nonalloc(PReg::new(9, RegClass::Float)),
+        ];
+        let mut whole = FunctionBuilder::new();
+        whole.block(&[]);
+        whole.inst(Opcode::Op, &ops, &[r0], &[]);
+        whole.inst(
+            Opcode::Branch,
+            &[],
+            &[],
+            &[(Block(1), &[v(3)]), (Block(0), &[])],
+        );
+        whole.block(&[v(7)]);
+        whole.inst(
+            Opcode::Ret,
+            &[Operand::use_(v(7), OperandConstraint::Any)],
+            &[],
+            &[],
+        );
+        let mut streamed = FunctionBuilder::new();
+        streamed.block(&[]);
+        for &op in &ops {
+            streamed.push_operand(op);
+        }
+        streamed.push_clobber(r0);
+        assert_eq!(streamed.end_inst(Opcode::Op), Inst(0));
+        streamed.push_target(Block(1), &[v(3)]);
+        streamed.push_target(Block(0), &[]);
+        assert_eq!(streamed.end_inst(Opcode::Branch), Inst(1));
+        streamed.block(&[v(7)]);
+        streamed.push_operand(Operand::use_(v(7), OperandConstraint::Any));
+        streamed.end_inst(Opcode::Ret);
+        let (whole, streamed) = (whole.finish().unwrap(), streamed.finish().unwrap());
+        assert_eq!(streamed, whole);
+        assert_eq!(streamed.num_vregs(), 8);
+        assert_eq!(streamed.inst_operand_range(Inst(2)), 2..3);
+        assert_eq!(streamed.target(Inst(1), 1), (Block(0), &[] as &[VReg]));
+    }
+
+    #[test]
+    fn a_streamed_target_is_checked_too() {
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        b.end_inst(Opcode::Op);
+        b.push_target(Block(0), &[]);
+        b.push_target(Block(4), &[]);
+        b.end_inst(Opcode::Branch);
+        assert_eq!(
+            b.finish(),
+            Err(BuildError::NoSuchBlock {
+                inst: Inst(1),
+                target: 1,
+                block: Block(4)
             })
         );
     }

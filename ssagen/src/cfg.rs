@@ -16,7 +16,8 @@ use allocator::cfg::Graph;
 use allocator::Block;
 
 /// A CFG without instructions: at most two successors per block (none: the
-/// block returns), blocks numbered in spine order, block 0 the entry.
+/// block returns), blocks numbered in spine order, block 0 the entry (the
+/// function built on it renumbers them in dominator-tree preorder).
 #[derive(Clone, Debug, Default)]
 pub struct Skeleton {
     succs: Vec<[Block; 2]>,

@@ -2,7 +2,9 @@
 //! available at each point (defined in a dominating block, or earlier in the
 //! block), instructions draw operands from them, and each operand that needs
 //! a register gets a witness register (see [`crate::feasibility`]) so the
-//! case stays allocatable.
+//! case stays allocatable. The function's blocks are the skeleton's renumbered
+//! in that walk's order (dominator-tree preorder), so every instruction is
+//! written into the function as it is drawn.
 
 use crate::cfg::Skeleton;
 use crate::choices::{weighted_from, Choices};
@@ -15,16 +17,6 @@ use allocator::{
     Block, Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
     OperandPos, PReg, RegClass, VReg,
 };
-
-type R = (u32, u32);
-
-struct InstSpec {
-    opcode: Opcode,
-    ops: R,
-    clobbers: R,
-    /// All targets' arguments, in target order.
-    args: R,
-}
 
 /// A use drawn for the instruction being built, with its witness register.
 #[derive(Clone, Copy)]
@@ -49,17 +41,62 @@ struct Gen<'g, 'a, 'b> {
     /// Parameter classes of block `b`: `pclass[pclass_start[b]..pclass_start[b + 1]]`.
     pclass: Vec<RegClass>,
     pclass_start: Vec<u32>,
-    /// Parameters of block `b`: `params[param_range[b]]` (blocks are filled
-    /// in dominator-tree order, so ranges are not in block order).
+    /// The function, written as it is drawn: blocks come in dominator-tree
+    /// preorder, so block order is generation order.
+    b: FunctionBuilder,
+    /// The parameters of the block being drawn.
     params: Vec<VReg>,
-    param_range: Vec<R>,
-    insts: Vec<InstSpec>,
-    block_insts: Vec<R>,
-    ops: Vec<Operand>,
-    clobbers: Vec<PReg>,
+    /// The arguments of the branch being drawn, all targets' in target order.
     args: Vec<VReg>,
     uses: Vec<UseSlot>,
     defs: Vec<(Operand, Option<usize>)>,
+}
+
+/// The skeleton's blocks renumbered in preorder of its dominator tree
+/// (children in block order): `order[new]` is the skeleton block, `idom[new]`
+/// the new number of its immediate dominator (the entry's own for the entry),
+/// `succs[succ_start[new]..succ_start[new + 1]]` its successors, renumbered.
+/// In this order every block's dominators come before it, so values can be
+/// drawn block by block straight into the function.
+struct Preorder {
+    order: Vec<u32>,
+    idom: Vec<u32>,
+    succs: Vec<Block>,
+    succ_start: Vec<u32>,
+}
+
+impl Preorder {
+    fn of(sk: &Skeleton) -> Preorder {
+        let n = sk.num_blocks();
+        let tree = DomTree::of_graph(sk);
+        let order: Vec<u32> = tree.preorder().iter().map(|b| b.0).collect();
+        debug_assert_eq!(order.len(), n, "every skeleton block is reachable");
+        let mut new_of = vec![0u32; n];
+        for (k, &old) in order.iter().enumerate() {
+            new_of[old as usize] = k as u32;
+        }
+        let idom = order
+            .iter()
+            .map(|&old| tree.idom(Block(old)).map_or(0, |d| new_of[d.index()]))
+            .collect();
+        let mut succs = Vec::with_capacity(2 * n);
+        let mut succ_start = Vec::with_capacity(n + 1);
+        succ_start.push(0);
+        for &old in &order {
+            succs.extend(
+                sk.succs(Block(old))
+                    .iter()
+                    .map(|s| Block(new_of[s.index()])),
+            );
+            succ_start.push(succs.len() as u32);
+        }
+        Preorder {
+            order,
+            idom,
+            succs,
+            succ_start,
+        }
+    }
 }
 
 /// Fills the skeleton with values and instructions for machine `env`.
@@ -71,9 +108,33 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     } else {
         &RegClass::ALL[..1]
     };
+    // Parameter classes, drawn in skeleton block order.
+    let mut drawn = Vec::with_capacity(n * cfg.max_block_params.max(1));
+    let mut drawn_start = Vec::with_capacity(n + 1);
+    drawn_start.push(0u32);
+    for b in 0..n {
+        if b > 0 && c.chance(1, 2) {
+            for _ in 0..c.int(1, cfg.max_block_params.max(1)) {
+                let byte = c.byte();
+                drawn.push(class_from(classes, byte));
+            }
+        }
+        drawn_start.push(drawn.len() as u32);
+    }
+    let pre = Preorder::of(sk);
+    let mut pclass = Vec::with_capacity(drawn.len());
+    let mut pclass_start = Vec::with_capacity(n + 1);
+    pclass_start.push(0u32);
+    for &old in &pre.order {
+        let o = old as usize;
+        pclass.extend_from_slice(&drawn[drawn_start[o] as usize..drawn_start[o + 1] as usize]);
+        pclass_start.push(pclass.len() as u32);
+    }
     // Room for what the input can pay for (a few bytes per instruction, at
     // most `max_insts_per_block` per block), so the lists rarely grow.
     let insts = (c.remaining() / 4 + 2 * n).min(n * (cfg.max_insts_per_block + 1));
+    let mut b = FunctionBuilder::with_capacity(n, insts, 4 * insts);
+    b.reserve_lists(insts, 2 * n, pclass.len());
     let mut g = Gen {
         kinds: constraint_kinds(cfg),
         c,
@@ -83,68 +144,43 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         classes,
         next_vreg: 0,
         avail: std::array::from_fn(|_| Vec::with_capacity(insts)),
-        pclass: Vec::with_capacity(n * cfg.max_block_params.max(1)),
-        pclass_start: Vec::with_capacity(n + 1),
-        params: Vec::with_capacity(n),
-        param_range: vec![(0, 0); n],
-        insts: Vec::with_capacity(insts),
-        block_insts: vec![(0, 0); n],
-        ops: Vec::with_capacity(4 * insts),
-        clobbers: Vec::with_capacity(insts),
-        args: Vec::with_capacity(2 * n),
+        pclass,
+        pclass_start,
+        b,
+        params: Vec::new(),
+        args: Vec::new(),
         uses: Vec::new(),
         defs: Vec::new(),
     };
-    g.pclass_start.push(0);
-    for b in 0..n {
-        if b > 0 && g.c.chance(1, 2) {
-            for _ in 0..g.c.int(1, cfg.max_block_params.max(1)) {
-                let class = g.class();
-                g.pclass.push(class);
+    // The values available in a block are those of its dominators plus its
+    // own so far: `scope` holds each block on the tree path to the current
+    // one with the lengths of `avail` at its end.
+    let mut scope: Vec<(u32, [usize; 3])> = Vec::with_capacity(n);
+    for nb in 0..n {
+        if nb > 0 {
+            // Preorder: the immediate dominator is on the path.
+            while scope.last().is_some_and(|&(s, _)| s != pre.idom[nb]) {
+                scope.pop();
             }
-        }
-        g.pclass_start.push(g.pclass.len() as u32);
-    }
-    // Walk the dominator tree in preorder; the available values of a block
-    // are those of its dominators plus its own so far. Children lists are
-    // a counting sort of the blocks by immediate dominator.
-    let tree = DomTree::of_graph(sk);
-    let mut child_start = vec![0u32; n + 1];
-    for b in 1..n {
-        if let Some(d) = tree.idom(Block::new(b)) {
-            child_start[d.index() + 1] += 1;
-        }
-    }
-    for b in 0..n {
-        child_start[b + 1] += child_start[b];
-    }
-    let mut fill = child_start.clone();
-    let mut children = vec![0u32; child_start[n] as usize];
-    for b in 1..n {
-        if let Some(d) = tree.idom(Block::new(b)) {
-            children[fill[d.index()] as usize] = b as u32;
-            fill[d.index()] += 1;
-        }
-    }
-    let mut stack: Vec<(u32, u32, [usize; 3])> = Vec::with_capacity(n);
-    stack.push((0, child_start[0], [0; 3]));
-    g.block(0, sk.succs(Block(0)));
-    while let Some(top) = stack.last_mut() {
-        let (b, k, saved) = *top;
-        if k < child_start[b as usize + 1] {
-            let child = children[k as usize];
-            top.1 += 1;
-            let lens = [g.avail[0].len(), g.avail[1].len(), g.avail[2].len()];
-            stack.push((child, child_start[child as usize], lens));
-            g.block(child as usize, sk.succs(Block(child)));
-        } else {
-            for (v, len) in g.avail.iter_mut().zip(saved) {
+            let (_, lens) = *scope.last().expect("the entry dominates every block");
+            for (v, len) in g.avail.iter_mut().zip(lens) {
                 v.truncate(len);
             }
-            stack.pop();
         }
+        let succs = &pre.succs[pre.succ_start[nb] as usize..pre.succ_start[nb + 1] as usize];
+        g.block(nb, succs);
+        let lens = [g.avail[0].len(), g.avail[1].len(), g.avail[2].len()];
+        scope.push((nb as u32, lens));
     }
-    g.finish(sk)
+    g.b.finish().expect("generated targets exist")
+}
+
+/// Int values dominate real code; floats and vectors still show up.
+fn class_from(classes: &[RegClass], b: u8) -> RegClass {
+    match classes.len() {
+        1 => RegClass::Int,
+        _ => RegClass::ALL[weighted_from(b, &[6, 3, 2])],
+    }
 }
 
 /// The table behind [`Gen::constraint_from`]: call-like instructions favour
@@ -174,12 +210,8 @@ impl Gen<'_, '_, '_> {
         self.class_from(b)
     }
 
-    /// Int values dominate real code; floats and vectors still show up.
     fn class_from(&self, b: u8) -> RegClass {
-        match self.classes.len() {
-            1 => RegClass::Int,
-            _ => RegClass::ALL[weighted_from(b, &[6, 3, 2])],
-        }
+        class_from(self.classes, b)
     }
 
     fn new_vreg(&mut self, class: RegClass) -> VReg {
@@ -205,14 +237,13 @@ impl Gen<'_, '_, '_> {
     }
 
     fn block(&mut self, b: usize, succs: &[Block]) {
-        let start = self.insts.len() as u32;
-        let p0 = self.params.len() as u32;
+        self.params.clear();
         for k in self.pclass_start[b]..self.pclass_start[b + 1] {
             let v = self.new_vreg(self.pclass[k as usize]);
             self.params.push(v);
             self.avail[v.class().index()].push(v);
         }
-        self.param_range[b] = (p0, self.params.len() as u32);
+        self.b.block(&self.params);
         let n = if self.cfg.insts {
             self.c.int(0, self.cfg.max_insts_per_block)
         } else {
@@ -222,7 +253,6 @@ impl Gen<'_, '_, '_> {
             self.op();
         }
         self.terminator(succs);
-        self.block_insts[b] = (start, self.insts.len() as u32);
     }
 
     /// Draws a constraint for an operand of `class` spanning `span`, taking
@@ -280,7 +310,6 @@ impl Gen<'_, '_, '_> {
     }
 
     fn draw_clobbers(&mut self, pr: &mut PointRegs, call: bool, some: bool) {
-        let start = self.clobbers.len();
         if call {
             // A call clobbers (nearly) every preferred register: the
             // caller-saved ones.
@@ -309,10 +338,9 @@ impl Gen<'_, '_, '_> {
             while m != 0 {
                 let hw = m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.clobbers.push(PReg::new(hw, RegClass::from_index(c)));
+                self.b.push_clobber(PReg::new(hw, RegClass::from_index(c)));
             }
         }
-        debug_assert!(self.clobbers.len() - start <= 192);
     }
 
     /// An ordinary or call-like instruction.
@@ -328,11 +356,10 @@ impl Gen<'_, '_, '_> {
         let n_uses = ((shape >> 11) & 3) as usize + call as usize;
         let n_defs = [0, 1, 2, 1][((shape >> 13) & 3) as usize];
         let mut pr = PointRegs::default();
-        let clob_start = self.clobbers.len() as u32;
         self.draw_clobbers(&mut pr, call, clobbers);
         self.draw_uses(&mut pr, n_uses, call);
         self.draw_defs(&mut pr, n_defs, call);
-        self.emit(Opcode::Op, clob_start, defs_first, nonalloc, (0, 0));
+        self.emit(Opcode::Op, defs_first, nonalloc, &[]);
     }
 
     fn draw_uses(&mut self, pr: &mut PointRegs, n: usize, call: bool) {
@@ -456,10 +483,10 @@ impl Gen<'_, '_, '_> {
         })
     }
 
-    /// Appends the instruction built in `uses` and `defs`, and makes its defs
-    /// available to what follows.
-    fn emit(&mut self, opcode: Opcode, clob_start: u32, defs_first: bool, nonalloc: bool, args: R) {
-        let ops_start = self.ops.len() as u32;
+    /// Appends the instruction built in `uses` and `defs` (its clobbers
+    /// are already pushed; a branch's arguments are in `args`), and makes its
+    /// defs available to what follows.
+    fn emit(&mut self, opcode: Opcode, defs_first: bool, nonalloc: bool, succs: &[Block]) {
         let use_base = if defs_first { self.defs.len() } else { 0 };
         let fix = |op: Operand| match op.constraint() {
             OperandConstraint::Reuse(j) => {
@@ -468,23 +495,30 @@ impl Gen<'_, '_, '_> {
             _ => op,
         };
         if defs_first {
-            self.ops.extend(self.defs.iter().map(|d| fix(d.0)));
-            self.ops.extend(self.uses.iter().map(|u| u.op));
-        } else {
-            self.ops.extend(self.uses.iter().map(|u| u.op));
-            self.ops.extend(self.defs.iter().map(|d| fix(d.0)));
+            for d in &self.defs {
+                self.b.push_operand(fix(d.0));
+            }
+        }
+        for u in &self.uses {
+            self.b.push_operand(u.op);
+        }
+        if !defs_first {
+            for d in &self.defs {
+                self.b.push_operand(fix(d.0));
+            }
         }
         if nonalloc {
             let class = self.class();
-            self.ops
-                .push(Operand::nonalloc(PReg::new(NONALLOC_HW, class)));
+            self.b
+                .push_operand(Operand::nonalloc(PReg::new(NONALLOC_HW, class)));
         }
-        self.insts.push(InstSpec {
-            opcode,
-            ops: (ops_start, self.ops.len() as u32),
-            clobbers: (clob_start, self.clobbers.len() as u32),
-            args,
-        });
+        let mut at = 0;
+        for &t in succs {
+            let k = (self.pclass_start[t.index() + 1] - self.pclass_start[t.index()]) as usize;
+            self.b.push_target(t, &self.args[at..at + k]);
+            at += k;
+        }
+        self.b.end_inst(opcode);
         for k in 0..self.defs.len() {
             let v = self.defs[k].0.vreg();
             self.avail[v.class().index()].push(v);
@@ -494,7 +528,7 @@ impl Gen<'_, '_, '_> {
     fn terminator(&mut self, succs: &[Block]) {
         // Branch arguments come first: they are read before the branch, and
         // a missing value is defined just before it.
-        let args_start = self.args.len() as u32;
+        self.args.clear();
         for &s in succs {
             for k in self.pclass_start[s.index()]..self.pclass_start[s.index() + 1] {
                 let class = self.pclass[k as usize];
@@ -505,7 +539,6 @@ impl Gen<'_, '_, '_> {
                 self.args.push(v);
             }
         }
-        let args = (args_start, self.args.len() as u32);
         let mut pr = PointRegs::default();
         self.uses.clear();
         self.defs.clear();
@@ -535,55 +568,15 @@ impl Gen<'_, '_, '_> {
         } else {
             Opcode::Branch
         };
-        let clob = self.clobbers.len() as u32;
-        self.emit(opcode, clob, false, false, args);
+        self.emit(opcode, false, false, succs);
     }
 
     /// `op def:vN:any`, defining a fresh value of `class`.
     fn define_any(&mut self, class: RegClass) -> VReg {
         let v = self.new_vreg(class);
-        let start = self.ops.len() as u32;
-        self.ops.push(Operand::def(v, OperandConstraint::Any));
-        let clob = self.clobbers.len() as u32;
-        self.insts.push(InstSpec {
-            opcode: Opcode::Op,
-            ops: (start, start + 1),
-            clobbers: (clob, clob),
-            args: (0, 0),
-        });
+        self.b.push_operand(Operand::def(v, OperandConstraint::Any));
+        self.b.end_inst(Opcode::Op);
         self.avail[class.index()].push(v);
         v
-    }
-
-    fn finish(self, sk: &Skeleton) -> Function {
-        let mut b =
-            FunctionBuilder::with_capacity(sk.num_blocks(), self.insts.len(), self.ops.len());
-        b.reserve_lists(self.clobbers.len(), self.args.len(), self.params.len());
-        let mut targets: Vec<(Block, &[VReg])> = Vec::new();
-        for bi in 0..sk.num_blocks() {
-            let succs = sk.succs(Block::new(bi));
-            let (p0, p1) = self.param_range[bi];
-            b.block(&self.params[p0 as usize..p1 as usize]);
-            let (s, e) = self.block_insts[bi];
-            for spec in &self.insts[s as usize..e as usize] {
-                targets.clear();
-                if spec.opcode == Opcode::Branch {
-                    let mut at = spec.args.0 as usize;
-                    for &t in succs {
-                        let k = (self.pclass_start[t.index() + 1] - self.pclass_start[t.index()])
-                            as usize;
-                        targets.push((t, &self.args[at..at + k]));
-                        at += k;
-                    }
-                }
-                b.inst(
-                    spec.opcode,
-                    &self.ops[spec.ops.0 as usize..spec.ops.1 as usize],
-                    &self.clobbers[spec.clobbers.0 as usize..spec.clobbers.1 as usize],
-                    &targets,
-                );
-            }
-        }
-        b.finish().expect("generated targets exist")
     }
 }

@@ -74,6 +74,16 @@ fn no_critical_edges_and_all_blocks_reachable() {
 }
 
 #[test]
+fn blocks_come_in_dominator_tree_preorder() {
+    for bytes in inputs(500, 4096, 7) {
+        let f = generate_from_bytes(&bytes, &Config::default()).func;
+        let tree = DomTree::new(&f);
+        let in_order: Vec<_> = f.blocks().collect();
+        assert_eq!(tree.preorder(), &in_order[..]);
+    }
+}
+
+#[test]
 fn structured_mode_is_reducible_and_irreducible_mode_is_not_always() {
     let structured = Config {
         irreducible: false,
