@@ -12,7 +12,9 @@
 //! given; then edge moves out of a block with one successor (they must come
 //! last: they fill the successor's slots). A value's spill slot is written
 //! once, right after its definition (on each incoming edge for a block
-//! parameter, on each outgoing edge for a branch's def).
+//! parameter, on each outgoing edge for a branch's def), or by the def
+//! itself when nothing reads the value from the def's register (see
+//! [`sink_defs_into_slots`]).
 
 use super::layout::Layout;
 use super::ranges::Ranges;
@@ -22,6 +24,7 @@ use crate::function::Function;
 use crate::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot};
 use crate::machine::MachineEnv;
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::operand::OperandConstraint;
 use crate::output::{Allocation, Output};
 
 const EDGE_IN: u8 = 0;
@@ -53,23 +56,7 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
         }
         homes_of[v] = (first, homes.len() as u32);
     }
-    let to_alloc = |v: usize, loc: Loc| match loc {
-        Loc::Reg(r) => Allocation::Reg(r),
-        Loc::Stack => stack(v),
-        Loc::Unassigned => unreachable!("v{v} has an unassigned part"),
-    };
-    let loc_at = |v: usize, pos: u32| -> Allocation {
-        let (a, b) = homes_of[v];
-        let h = &homes[a as usize..b as usize];
-        if h.len() == 1 {
-            debug_assert!(h[0].0 <= pos && pos < h[0].1, "v{v} has no home at {pos}");
-            return to_alloc(v, h[0].2);
-        }
-        let k = h.partition_point(|x| x.1 <= pos);
-        debug_assert!(k < h.len() && h[k].0 <= pos, "v{v} has no home at {pos}");
-        to_alloc(v, h[k].2)
-    };
-    let allocs: Vec<Allocation> = scan
+    let mut allocs: Vec<Allocation> = scan
         .allocs
         .iter()
         .map(|&a| match a {
@@ -81,6 +68,13 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
             a => a,
         })
         .collect();
+    sink_defs_into_slots(f, layout, r, &mut homes, &homes_of, &mut allocs, &slot);
+    let to_alloc = |v: usize, loc: Loc| match loc {
+        Loc::Reg(r) => Allocation::Reg(r),
+        Loc::Stack => stack(v),
+        Loc::Unassigned => unreachable!("v{v} has an unassigned part"),
+    };
+    let loc_at = |v: usize, pos: u32| to_alloc(v, home_at(&homes, &homes_of, v, pos));
 
     let mut moves: Vec<(ProgPoint, u8, ParallelMove)> = Vec::new();
     let mv = |from: Allocation, to: Allocation, v: usize| ParallelMove {
@@ -293,5 +287,239 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
         allocs,
         edits,
         num_spillslots,
+    }
+}
+
+/// Where vreg `v`'s home is at position `pos`, from its parts in position
+/// order (`homes[homes_of[v]]`).
+fn home_at(homes: &[(u32, u32, Loc)], homes_of: &[(u32, u32)], v: usize, pos: u32) -> Loc {
+    let (a, b) = homes_of[v];
+    let h = &homes[a as usize..b as usize];
+    if h.len() == 1 {
+        debug_assert!(h[0].0 <= pos && pos < h[0].1, "v{v} has no home at {pos}");
+        return h[0].2;
+    }
+    let k = h.partition_point(|x| x.1 <= pos);
+    debug_assert!(k < h.len() && h[k].0 <= pos, "v{v} has no home at {pos}");
+    h[k].2
+}
+
+/// Drops register work that nothing reads, for spilled values (whose slot
+/// holds them from their definition on):
+/// - the part right after a def is moved to the slot when it is in a register
+///   no use of the value reads (up to and including where the part ends,
+///   where a use may still read the register the value is leaving, unless a
+///   block starts there), not followed by a part in the same register, and
+///   not carried by an edge, as a live value or as an argument, into another
+///   part in that register, nor copied from it to another stack location (a
+///   use's temporary, a spilled parameter's slot): every move out of it then
+///   reads the slot instead, one for one (never memory to memory), and the
+///   move from the def into it is gone;
+/// - an `any` def that got a register writes the slot instead when that
+///   part is (now) in the slot and no use right after the def reads the def's
+///   register: its store is gone.
+///
+/// Without this, `def:v0:any` read only by `use:v0:stack` costs a store
+/// that defining into the slot saves.
+fn sink_defs_into_slots(
+    f: &Function,
+    layout: &Layout,
+    r: &Ranges,
+    homes: &mut [(u32, u32, Loc)],
+    homes_of: &[(u32, u32)],
+    allocs: &mut [Allocation],
+    slot: &[u32],
+) {
+    const NO: u32 = u32::MAX;
+    let spilled = |v: usize| slot[v] != NO;
+    let stack = |v: usize| Allocation::Stack(SpillSlot(slot[v]));
+    let nv = f.num_vregs();
+    // Per vreg: the index of its def's allocation, for the values considered.
+    let mut def_op = vec![NO; nv];
+    let mut def_any = vec![false; nv];
+    let mut any = false;
+    for v in 0..nv {
+        let d = r.def_inst[v];
+        if !spilled(v) || !d.is_valid() || f.opcode(d).is_terminator() {
+            continue;
+        }
+        let (h0, h1) = homes_of[v];
+        if h0 == h1 || homes[h0 as usize].0 != layout.pos[d.index()] + 2 {
+            continue;
+        }
+        let base = f.inst_operand_range(d).start;
+        let ops = f.inst_operands(d);
+        if let Some(k) = ops.iter().position(|o| o.is_def() && o.vreg().index() == v) {
+            def_op[v] = (base + k) as u32;
+            def_any[v] = ops[k].constraint() == OperandConstraint::Any;
+            any = true;
+        }
+    }
+    if !any {
+        return;
+    }
+    let first = |v: usize| homes[homes_of[v].0 as usize];
+    let as_alloc = |loc: Loc| match loc {
+        Loc::Reg(reg) => Allocation::Reg(reg),
+        _ => Allocation::None,
+    };
+    // What reads the first part's register, and the def's.
+    let mut part_read = vec![false; nv];
+    let mut def_read = vec![false; nv];
+    for v in (0..nv).filter(|&v| def_op[v] != NO) {
+        let (h0, h1) = homes_of[v];
+        part_read[v] = !matches!(first(v).2, Loc::Reg(_))
+            || h1 - h0 > 1 && homes[h0 as usize + 1].2 == first(v).2;
+    }
+    for i in f.insts() {
+        let p = layout.pos[i.index()];
+        let base = f.inst_operand_range(i).start;
+        for (k, op) in f.inst_operands(i).iter().enumerate() {
+            let v = op.vreg().index();
+            if !op.is_use() || def_op[v] == NO {
+                continue;
+            }
+            let (s, e, loc) = first(v);
+            let a = allocs[base + k];
+            // Read in place, or copied to another stack location (which
+            // from the slot would be a memory-to-memory move).
+            let from_part =
+                a == as_alloc(loc) || matches!(a, Allocation::Stack(_)) && a != stack(v);
+            if s <= p && (p < e || p == e && !layout.is_block_start(p)) && from_part {
+                part_read[v] = true;
+            }
+            if p == s && a == allocs[def_op[v] as usize] {
+                def_read[v] = true;
+            }
+        }
+    }
+    // An edge from the first part into another part in the same register,
+    // or into the slot of a spilled parameter.
+    let into_same_reg = |v: usize, end: u32, w: usize, start: u32| {
+        let (s, e, loc) = first(v);
+        s <= end
+            && end < e
+            && (w != v && spilled(w)
+                || !(w == v && start >= s && start < e)
+                    && home_at(homes, homes_of, w, start) == loc)
+    };
+    for b in f.blocks() {
+        let end = layout.pos[f.block_insts(b).last().index()] + 1;
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            let start = layout.span[s.index()].0;
+            for v in r.liveness.live_in[s.index()].iter() {
+                if def_op[v] != NO && into_same_reg(v, end, v, start) {
+                    part_read[v] = true;
+                }
+            }
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                let (a, p) = (a.index(), p.index());
+                if def_op[a] != NO && r.covers(p, start) && into_same_reg(a, end, p, start) {
+                    part_read[a] = true;
+                }
+            }
+        }
+    }
+    for v in (0..nv).filter(|&v| def_op[v] != NO) {
+        let d = def_op[v] as usize;
+        let (h0, _) = homes_of[v];
+        let in_reg = matches!(homes[h0 as usize].2, Loc::Reg(_));
+        let sink = def_any[v]
+            && matches!(allocs[d], Allocation::Reg(_))
+            && !def_read[v]
+            && (!in_reg || !part_read[v]);
+        if in_reg && !part_read[v] && (sink || allocs[d] != as_alloc(homes[h0 as usize].2)) {
+            homes[h0 as usize].2 = Loc::Stack;
+        }
+        if sink {
+            allocs[d] = stack(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::output::{Allocation, Output};
+    use crate::registry::Allocator;
+    use crate::text::parse_and_validate;
+
+    const MACHINE: &str = "machine
+  int    preferred p0i nonpreferred p1i scratch none
+  float  preferred p0f nonpreferred p2f scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+";
+
+    fn run(function: &str) -> Output {
+        let text = format!("{MACHINE}function\n{function}end\n");
+        let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
+        super::super::LinearScan
+            .run(&case.func, &case.machine)
+            .unwrap()
+    }
+
+    fn is_stack(a: Allocation) -> bool {
+        matches!(a, Allocation::Stack(_))
+    }
+
+    #[test]
+    fn a_def_read_from_its_register_keeps_it() {
+        // v0i is read from its register right after the def, or later, and
+        // then spilled by the clobber.
+        let right_after = "  block0:
+    inst0: op def:v0i:any
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i, p1i)
+    inst3: ret use:v0i:any
+";
+        let later = "  block0:
+    inst0: op def:v0i:any
+    inst1: op
+    inst2: op use:v0i:reg
+    inst3: op clobbers(p0i, p1i)
+    inst4: ret use:v0i:any
+";
+        for function in [right_after, later] {
+            let out = run(function);
+            assert!(!is_stack(out.allocs[0]), "{function}{:?}", out.allocs);
+            assert_eq!(out.edits.len(), 1, "one store: {:?}", out.edits);
+        }
+    }
+
+    #[test]
+    fn a_register_part_nothing_reads_goes_to_the_slot() {
+        // v0f must be defined in a register; its part before the cold loop
+        // header (entered by a branch that reads a register) is read by
+        // nothing, so it needs no move there: only the store and the reload.
+        let out = run("  block0:
+    inst0: op def:v0f:reg
+    inst1: branch -> block1()
+  block1:
+    inst2: branch -> block2(), block3()
+  block2:
+    inst3: branch use:v0f:reg -> block1()
+  block3:
+    inst4: op clobbers(p0f)
+    inst5: branch -> block1()
+");
+        assert_eq!(out.edits.len(), 2, "{:?}", out.edits);
+    }
+
+    #[test]
+    fn a_def_stays_when_its_slot_would_feed_another_slot() {
+        // v0i's register part feeds the spilled parameter v1i's slot; from
+        // v0i's slot that store would be memory to memory.
+        let out = run("  block0:
+    inst0: op def:v0i:any
+    inst1: branch -> block1(v0i)
+  block1(v1i):
+    inst2: op clobbers(p0i, p1i)
+    inst3: branch use:v0i:any -> block2()
+  block2:
+    inst4: op use:v1i:any
+    inst5: ret
+");
+        assert!(!is_stack(out.allocs[0]), "{:?}", out.allocs);
+        assert_eq!(out.edits.len(), 2, "{:?}", out.edits);
     }
 }
