@@ -263,6 +263,13 @@ impl PRegSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// The set holding, per class, the registers whose hardware numbers are
+    /// set in that class's mask (the inverse of [`PRegSet::class_mask`]).
+    #[inline]
+    pub fn from_class_masks(masks: [u64; 3]) -> PRegSet {
+        PRegSet(masks)
+    }
+
     /// The registers of one class, as a 64-bit mask over hardware numbers.
     #[inline]
     pub fn class_mask(&self, class: RegClass) -> u64 {

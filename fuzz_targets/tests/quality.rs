@@ -70,5 +70,5 @@ fn linear_scan_needs_fewer_moves_than_spill_everywhere_on_generated_cases() {
         "linear_scan {l} moves, spill_everywhere {s}"
     );
     assert!(lw < sw, "weighted: linear_scan {lw}, spill_everywhere {sw}");
-    assert!(better >= 395, "fewer moves on only {better} of 400 cases");
+    assert!(better >= 399, "fewer moves on only {better} of 400 cases");
 }

@@ -19,9 +19,10 @@
 use super::layout::Layout;
 use super::ranges::Ranges;
 use super::scan::{Loc, Scan, NONE};
+use crate::bitset::SparseBitSet;
 use crate::cfg;
 use crate::function::Function;
-use crate::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot};
+use crate::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
 use crate::machine::MachineEnv;
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
 use crate::operand::OperandConstraint;
@@ -161,6 +162,15 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
             ));
         }
     }
+    // The values an edge may move: those with several homes, and those a
+    // branch defines (stored on its edges). Any other value is where it was.
+    let mut may_move = vec![0u64; nv.div_ceil(64)];
+    for v in 0..nv {
+        let d = r.def_inst[v];
+        if homes_of[v].1 - homes_of[v].0 > 1 || d.is_valid() && f.opcode(d).is_terminator() {
+            may_move[v / 64] |= 1 << (v % 64);
+        }
+    }
     for b in f.blocks() {
         let k = f.block_insts(b).last();
         let end = layout.pos[k.index()] + 1;
@@ -183,12 +193,7 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
                 (ProgPoint::before(k), EDGE_OUT)
             };
             let start = layout.span[s.index()].0;
-            for v in r.liveness.live_in[s.index()].iter() {
-                // A value with one home and not defined by the branch is
-                // where it was: no move.
-                if homes_of[v].1 - homes_of[v].0 == 1 && r.def_inst[v] != k {
-                    continue;
-                }
+            for v in bits(&r.liveness.live_in[s.index()], &may_move) {
                 let src = at_end(v);
                 let dst = loc_at(v, start);
                 if matches!(dst, Allocation::Reg(_)) && dst != src {
@@ -243,17 +248,10 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
     // Registers free around the moves before the instruction at linear
     // slot `n`: held neither at it nor at the one before.
     let free_before = |n: usize| {
-        let mut free = PRegSet::empty();
-        for c in RegClass::ALL {
-            let busy =
-                scan.busy[n][c.index()] | n.checked_sub(1).map_or(0, |m| scan.busy[m][c.index()]);
-            let mut m = alloc_mask[c.index()] & !busy;
-            while m != 0 {
-                free.insert(PReg::new(m.trailing_zeros() as usize, c));
-                m &= m - 1;
-            }
-        }
-        free
+        PRegSet::from_class_masks([0, 1, 2].map(|c| {
+            let busy = scan.busy[n][c] | n.checked_sub(1).map_or(0, |m| scan.busy[m][c]);
+            alloc_mask[c] & !busy
+        }))
     };
     let mut ctx = MoveContext {
         env,
@@ -289,6 +287,21 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
         edits,
         num_spillslots,
     }
+}
+
+/// The members of `set` that are also in the dense bit vector `mask`.
+fn bits<'a>(set: &'a SparseBitSet, mask: &'a [u64]) -> impl Iterator<Item = usize> + 'a {
+    set.words().flat_map(move |(w, bits)| {
+        let mut bits = bits & mask[w];
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(w * 64 + b)
+        })
+    })
 }
 
 /// Where vreg `v`'s home is at position `pos`, from its parts in position

@@ -633,10 +633,11 @@ impl<'a> Scan<'a> {
         limit
     }
 
-    /// How long register `r` stays free for part `p` (from its start).
-    fn free_until(&self, r: PReg, p: u32) -> u32 {
+    /// How long register `r` stays free for part `p` (from its start) once
+    /// the active part in it, if any, has left for its slot.
+    fn free_until_evicted(&self, r: PReg, p: u32) -> u32 {
         let c = r.class().index();
-        if self.reg_part[r.index()] != NONE || self.blocked_mask(p, c) & (1 << r.hw()) != 0 {
+        if self.blocked_mask(p, c) & (1 << r.hw()) != 0 {
             return 0;
         }
         let x = self.parts[p as usize];
@@ -747,11 +748,29 @@ impl<'a> Scan<'a> {
         if at <= x.start {
             return false;
         }
+        if !self.prefix_pays(p, at) {
+            self.set_stack(p);
+            return true;
+        }
         self.set_reg(p, r);
         if let Some(t) = self.split(p, at) {
             self.enqueue(t);
         }
         true
+    }
+
+    /// Whether holding part `p` in a register only up to `at` (where the
+    /// register is taken) can save a move. Not when nothing reads the value
+    /// before `at` and the part does not begin with its definition: the
+    /// register would have to be filled (from the slot, or by an edge that
+    /// could fill the slot) and emptied again for nothing, and a loop the
+    /// prefix spans would refill it on every back edge.
+    fn prefix_pays(&self, p: u32, at: u32) -> bool {
+        let x = self.parts[p as usize];
+        let v = x.vreg as usize;
+        let d = self.r.def_inst[v];
+        let at_def = d.is_valid() && x.start == self.layout.pos[d.index()] + 2;
+        at_def || self.r.next_use(v, x.start) < at
     }
 
     /// No register is free: evict the active part whose next use is
@@ -781,13 +800,13 @@ impl<'a> Scan<'a> {
         }
         match best {
             Some((r, next)) if mine < next => {
-                self.evict(self.reg_part[r.index()], true);
-                let until = self.free_until(r, p);
+                let until = self.free_until_evicted(r, p);
                 let at = until & !1;
-                if until < x.end && at <= x.start {
+                if until < x.end && (at <= x.start || !self.prefix_pays(p, at)) {
                     self.set_stack(p);
                     return;
                 }
+                self.evict(self.reg_part[r.index()], true);
                 self.set_reg(p, r);
                 if until < x.end {
                     if let Some(t) = self.split(p, at) {
