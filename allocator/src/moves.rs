@@ -121,6 +121,23 @@ impl MoveResolver {
         if n == 0 {
             return stats;
         }
+        if n == 1 {
+            // The common case: one move, no order to find. Only a move
+            // between two memory locations needs the router.
+            let m = self.moves[0];
+            let is_mem = |a: Allocation| match a {
+                Allocation::Stack(_) => true,
+                Allocation::Reg(r) => ctx.env.fixed_stack[r.class().index()].contains(&r),
+                Allocation::None => false,
+            };
+            if !(is_mem(m.from) && is_mem(m.to)) {
+                out.push(Move {
+                    from: m.from,
+                    to: m.to,
+                });
+                return stats;
+            }
+        }
         self.by_dst.clear();
         self.by_dst.extend(
             self.moves

@@ -351,6 +351,7 @@ fn sink_defs_into_slots(
     // Per vreg: the index of its def's allocation, for the values considered.
     let mut def_op = vec![NO; nv];
     let mut def_any = vec![false; nv];
+    let mut considered = vec![0u64; nv.div_ceil(64)];
     let mut any = false;
     for v in 0..nv {
         let d = r.def_inst[v];
@@ -366,6 +367,7 @@ fn sink_defs_into_slots(
         if let Some(k) = ops.iter().position(|o| o.is_def() && o.vreg().index() == v) {
             def_op[v] = (base + k) as u32;
             def_any[v] = ops[k].constraint() == OperandConstraint::Any;
+            considered[v / 64] |= 1 << (v % 64);
             any = true;
         }
     }
@@ -421,8 +423,8 @@ fn sink_defs_into_slots(
         let end = layout.pos[f.block_insts(b).last().index()] + 1;
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             let start = layout.span[s.index()].0;
-            for v in r.liveness.live_in[s.index()].iter() {
-                if def_op[v] != NO && into_same_reg(v, end, v, start) {
+            for v in bits(&r.liveness.live_in[s.index()], &considered) {
+                if into_same_reg(v, end, v, start) {
                     part_read[v] = true;
                 }
             }

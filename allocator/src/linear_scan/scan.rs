@@ -45,6 +45,7 @@ use crate::machine::MachineEnv;
 use crate::operand::{OperandConstraint, OperandKind, OperandPos};
 use crate::output::Allocation;
 use crate::registry::AllocError;
+use std::cell::Cell;
 
 pub const NONE: u32 = u32::MAX;
 /// Owner of a register at a point that no value may share.
@@ -151,6 +152,10 @@ pub struct Scan<'a> {
     /// (which `v` may share); `EXCLUSIVE` otherwise.
     fixed: Vec<(u32, u32)>,
     fixed_of: Vec<(u32, u32)>,
+    /// Per preg index: the first of its known conflicts not before the
+    /// start of the last part asked about. Parts are allocated in start
+    /// order, so it only moves forward.
+    fixed_next: Vec<Cell<u32>>,
     /// Allocatable registers per class, preferred first.
     order: [Vec<PReg>; 3],
     alloc_mask: [u64; 3],
@@ -313,6 +318,7 @@ impl<'a> Scan<'a> {
             occ: [0; 3],
             wake: vec![NONE; nv],
             fixed,
+            fixed_next: fixed_of.iter().map(|s| Cell::new(s.0)).collect(),
             fixed_of,
             order,
             alloc_mask,
@@ -619,14 +625,32 @@ impl<'a> Scan<'a> {
     fn first_fixed_conflict(&self, r: PReg, p: u32, limit: u32) -> u32 {
         let x = self.parts[p as usize];
         let (a, b) = self.fixed_of[r.index()];
-        let list = &self.fixed[a as usize..b as usize];
-        let k = list.partition_point(|e| e.0 < x.start);
+        let next = &self.fixed_next[r.index()];
+        let mut k = next.get() as usize;
+        debug_assert!(k == a as usize || self.fixed[k - 1].0 <= x.start);
+        while k < b as usize && self.fixed[k].0 < x.start {
+            k += 1;
+        }
+        next.set(k as u32);
         let limit = limit.min(x.end);
-        for &(pos, owner) in &list[k..] {
+        let list = &self.fixed[k..b as usize];
+        if list.first().is_none_or(|e| e.0 >= limit) {
+            return limit;
+        }
+        // Walk the conflicts and the vreg's ranges together.
+        let rs = self.r.of(x.vreg as usize);
+        let mut j = rs.partition_point(|r| r.1 <= x.start);
+        for &(pos, owner) in list {
             if pos >= limit {
                 break;
             }
-            if owner != x.vreg + 1 && self.r.covers(x.vreg as usize, pos) {
+            while j < rs.len() && rs[j].1 <= pos {
+                j += 1;
+            }
+            if j == rs.len() {
+                break;
+            }
+            if owner != x.vreg + 1 && rs[j].0 <= pos {
                 return pos;
             }
         }
@@ -990,16 +1014,21 @@ impl<'a> Scan<'a> {
         }
         // Parts in the way of the operands move out.
         self.victims.clear();
-        for &p in &self.active {
-            let r = self.reg_of(p);
-            let (c, bit) = (r.class().index(), 1u64 << r.hw());
-            let me = self.parts[p as usize].vreg + 1;
-            let early = self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me;
-            let late = ((self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me)
-                || self.clob[c] & bit != 0)
-                && self.live_late(p);
-            if early || late {
-                self.victims.push(p);
+        for c in 0..3 {
+            let mut m = (self.taken_e[c] | self.taken_l[c] | self.clob[c]) & self.occ[c];
+            while m != 0 {
+                let hw = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let (r, bit) = (PReg::new(hw, RegClass::from_index(c)), 1u64 << hw);
+                let p = self.reg_part[r.index()];
+                let me = self.parts[p as usize].vreg + 1;
+                let early = self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me;
+                let late = ((self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me)
+                    || self.clob[c] & bit != 0)
+                    && self.live_late(p);
+                if early || late {
+                    self.victims.push(p);
+                }
             }
         }
         for k in 0..self.victims.len() {
