@@ -20,9 +20,9 @@
 //! sits in a suitable register.
 //!
 //! What it leaves out: interval pieces never move between registers except
-//! at splits, spill slots are never shared between values, and the
-//! resolver is told of no free registers (it uses the scratch register or
-//! borrows one).
+//! at splits, spill slots are never shared between values, and the block
+//! order is plain reverse postorder, which need not keep a loop's blocks
+//! contiguous.
 
 mod assemble;
 mod layout;

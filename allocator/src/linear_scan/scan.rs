@@ -1172,3 +1172,45 @@ fn low_mask(n: usize) -> u64 {
         (1u64 << n) - 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{layout::Layout, ranges::Ranges};
+    use super::Scan;
+    use crate::registry::AllocError;
+    use crate::text::parse_and_validate;
+
+    #[test]
+    fn the_work_bound_ends_the_scan_with_an_error() {
+        // v0i must leave p0i at the clobber and come back for the fixed
+        // use: its interval is split, so the scan makes more parts than
+        // vregs. With the bound lowered below that, the scan must stop
+        // with `impossible`, not go on.
+        let text = "machine
+  int    preferred p0i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:any
+    inst1: op clobbers(p0i)
+    inst2: op use:v0i:fixed(p0i)
+    inst3: ret
+end
+";
+        let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
+        let layout = Layout::new(&case.func);
+        let ranges = Ranges::new(&case.func, &layout);
+        let mut scan = Scan::new(&case.func, &case.machine, &layout, &ranges).unwrap();
+        scan.run().unwrap();
+        let parts = scan.parts.len();
+        assert!(parts > 1, "the case should split v0i");
+        let mut scan = Scan::new(&case.func, &case.machine, &layout, &ranges).unwrap();
+        scan.part_limit = parts - 1;
+        match scan.run() {
+            Err(AllocError::Impossible(m)) => assert!(m.contains("work bound"), "{m}"),
+            other => panic!("expected the work bound to stop the scan: {other:?}"),
+        }
+    }
+}
