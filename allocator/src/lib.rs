@@ -7,6 +7,7 @@
 //! one allocation per operand plus moves inserted between instructions.
 
 pub mod bitset;
+pub mod block_order;
 pub mod cfg;
 pub mod domtree;
 pub mod function;

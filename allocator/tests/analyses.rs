@@ -2,7 +2,7 @@
 
 mod common;
 
-use allocator::{cfg, domtree, liveness, loops, Block};
+use allocator::{block_order, cfg, domtree, liveness, loops, Block};
 use common::random_function;
 
 #[test]
@@ -105,6 +105,57 @@ fn critical_edges_match_the_definition() {
                 let expect = f.block_succs(b).len() > 1 && preds > 1;
                 assert_eq!(crit.contains(&(b, k)), expect, "seed {seed}: {b} -> {s}");
             }
+        }
+    }
+}
+
+#[test]
+fn block_order_is_topological_and_keeps_reducible_loops_contiguous() {
+    for seed in 0..2000 {
+        let f = random_function(seed);
+        let order = block_order::compute(&f);
+        let rpo = cfg::reverse_postorder(&f);
+        let mut at = vec![usize::MAX; f.num_blocks()];
+        for (k, b) in order.iter().enumerate() {
+            assert_eq!(at[b.index()], usize::MAX, "seed {seed}: {b} twice");
+            at[b.index()] = k;
+        }
+        assert_eq!(
+            order.len(),
+            rpo.len(),
+            "seed {seed}: not every reachable block"
+        );
+        assert_eq!(order[0], f.entry_block());
+        // Edges that go forward in reverse postorder go forward here too,
+        // so every block follows its dominators.
+        let mut num = vec![usize::MAX; f.num_blocks()];
+        for (k, b) in rpo.iter().enumerate() {
+            num[b.index()] = k;
+        }
+        let dom = domtree::DomTree::new(&f);
+        for &b in &rpo {
+            for &s in f.block_succs(b) {
+                if num[b.index()] < num[s.index()] {
+                    assert!(at[b.index()] < at[s.index()], "seed {seed}: {b} -> {s}");
+                }
+            }
+            if let Some(d) = dom.idom(b) {
+                assert!(at[d.index()] < at[b.index()], "seed {seed}: idom of {b}");
+            }
+        }
+        if !cfg::is_reducible(&f, &dom) {
+            continue;
+        }
+        let forest = loops::LoopForest::new(&f);
+        for l in 0..forest.size.len() as u32 {
+            let places: Vec<usize> = order
+                .iter()
+                .filter(|&&b| forest.contains(l, b))
+                .map(|b| at[b.index()])
+                .collect();
+            let (lo, hi) = (places[0], places[places.len() - 1]);
+            assert_eq!(hi - lo + 1, places.len(), "seed {seed}: loop {l} split");
+            assert_eq!(places.len(), forest.size[l as usize] as usize);
         }
     }
 }

@@ -1,8 +1,9 @@
 //! `linear_scan`: a linear scan allocator on SSA form, after Wimmer and
 //! Franz's linear scan on SSA and the MoarVM expression JIT's allocator.
 //!
-//! - [`layout`]: blocks in reverse postorder, two positions per
-//!   instruction (early and late point);
+//! - [`layout`]: blocks in the loop-contiguous order of
+//!   [`crate::block_order`], two positions per instruction (early and late
+//!   point);
 //! - [`ranges`]: lifetime intervals with holes from precise liveness, and
 //!   use positions;
 //! - [`scan`]: the walk that gives each interval piece a register or its
@@ -20,9 +21,8 @@
 //! sits in a suitable register.
 //!
 //! What it leaves out: interval pieces never move between registers except
-//! at splits, spill slots are never shared between values, and the block
-//! order is plain reverse postorder, which need not keep a loop's blocks
-//! contiguous.
+//! at splits, spill slots are never shared between values, and an
+//! irreducible loop's blocks are not always contiguous.
 
 mod assemble;
 mod layout;

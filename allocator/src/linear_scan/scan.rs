@@ -919,7 +919,15 @@ impl<'a> Scan<'a> {
                         }
                     }
                 } else if let Some(h) = self.hint_of(op.vreg().index()) {
-                    if h.class().index() == c {
+                    // Not a hint held by a value that lives on: taking it
+                    // would cost that value a move.
+                    let (occ_e, occ_l) = occupied[c];
+                    let held = if op.pos() == OperandPos::Early {
+                        occ_e
+                    } else {
+                        occ_l
+                    };
+                    if h.class().index() == c && held & (1 << h.hw()) == 0 {
                         prefer[0] = 1 << h.hw();
                     }
                 }

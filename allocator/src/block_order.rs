@@ -1,0 +1,151 @@
+//! A linear order of the blocks for allocators that walk the function in
+//! one pass (the linear scan): definitions before uses, and loops kept
+//! contiguous.
+
+use crate::cfg;
+use crate::function::Function;
+use crate::index::Block;
+use crate::loops::{LoopForest, NO_LOOP};
+
+/// The reachable blocks in an order that keeps loops contiguous (Wimmer and
+/// Franz's block order), so a value live through a loop is one range over
+/// it rather than pieces around blocks from outside.
+///
+/// The order is a topological order of the CFG without the back edges of a
+/// depth-first search (the edges that do not go forward in reverse
+/// postorder); such an order puts every block after its dominators, so
+/// definitions precede uses. Among the blocks whose forward predecessors
+/// are all placed, it takes one of the innermost loop still being laid out,
+/// earliest in reverse postorder, and only then leaves that loop. A natural
+/// loop always has such a block until it is complete, because only its
+/// header has predecessors outside it. An irreducible loop entered first at
+/// one entry may need a block outside it before its other entries become
+/// ready; it is then left unfinished and the order goes on.
+pub fn compute(f: &Function) -> Vec<Block> {
+    let rpo = cfg::reverse_postorder(f);
+    let n = f.num_blocks();
+    let mut num = vec![u32::MAX; n];
+    for (k, b) in rpo.iter().enumerate() {
+        num[b.index()] = k as u32;
+    }
+    // waiting[b]: forward predecessors of b not yet placed.
+    let mut waiting = vec![0u32; n];
+    for &b in &rpo {
+        for &s in f.block_succs(b) {
+            if num[b.index()] < num[s.index()] {
+                waiting[s.index()] += 1;
+            }
+        }
+    }
+    let forest = LoopForest::new(f);
+    // Per loop: blocks placed so far, or u32::MAX once it is left.
+    let mut placed = vec![0u32; forest.size.len()];
+    let mut open: Vec<u32> = Vec::new();
+    let mut ready: Vec<Block> = vec![f.entry_block()];
+    let mut order = Vec::with_capacity(rpo.len());
+    let mut chain: Vec<u32> = Vec::new();
+    while !ready.is_empty() {
+        // Loops at the top of `open` that are complete or have no ready
+        // block are finished with.
+        let pick = loop {
+            let top = open.last().copied();
+            let best = ready
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| top.is_none_or(|l| forest.contains(l, b)))
+                .min_by_key(|(_, &b)| num[b.index()])
+                .map(|(k, _)| k);
+            match (best, top) {
+                (Some(k), _) => break k,
+                (None, Some(l)) => {
+                    placed[l as usize] = u32::MAX;
+                    open.pop();
+                }
+                (None, None) => unreachable!("a ready block outside every loop"),
+            }
+        };
+        let b = ready.swap_remove(pick);
+        order.push(b);
+        chain.clear();
+        let mut l = forest.innermost[b.index()];
+        while l != NO_LOOP {
+            chain.push(l);
+            l = forest.parent[l as usize];
+        }
+        for &l in chain.iter().rev() {
+            let p = &mut placed[l as usize];
+            if *p == u32::MAX {
+                continue;
+            }
+            if *p == 0 {
+                open.push(l);
+            }
+            *p += 1;
+        }
+        while let Some(&l) = open.last() {
+            let p = placed[l as usize];
+            if p != u32::MAX && p < forest.size[l as usize] {
+                break;
+            }
+            placed[l as usize] = u32::MAX;
+            open.pop();
+        }
+        for &s in f.block_succs(b) {
+            if num[b.index()] < num[s.index()] {
+                waiting[s.index()] -= 1;
+                if waiting[s.index()] == 0 {
+                    ready.push(s);
+                }
+            }
+        }
+    }
+    debug_assert_eq!(order.len(), rpo.len());
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::tests::cfg;
+
+    fn order(succs: &[&[usize]]) -> Vec<usize> {
+        compute(&cfg(succs)).iter().map(|b| b.index()).collect()
+    }
+
+    #[test]
+    fn a_loop_body_comes_before_the_loop_exit() {
+        // 0 -> 1; 1 -> {2, 3}; 2 -> 1. Reverse postorder visits the exit
+        // block3 before the latch block2 (0, 1, 3, 2).
+        let succs: &[&[usize]] = &[&[1], &[2, 3], &[1], &[]];
+        let rpo: Vec<usize> = cfg::reverse_postorder(&cfg(succs))
+            .iter()
+            .map(|b| b.index())
+            .collect();
+        assert_eq!(rpo, vec![0, 1, 3, 2]);
+        assert_eq!(order(succs), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn nested_loops_stay_inside_their_parents() {
+        // Outer loop {1, 2, 3, 4, 5} with header 1 and exit 6; inner loop
+        // {2, 3} with header 2, exit 4 and latch 3; 5 is the outer latch.
+        let succs: &[&[usize]] = &[&[1], &[2, 6], &[3, 4], &[2], &[5], &[1], &[]];
+        assert_eq!(order(succs), vec![0, 1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn an_irreducible_loop_keeps_forward_edges_forward() {
+        // 0 -> {1, 2}; a cycle 1 -> 3 -> 2 -> 4 -> 1 with two entries.
+        let succs: &[&[usize]] = &[&[1, 2], &[3], &[4, 5], &[2], &[1], &[]];
+        let o = order(succs);
+        assert_eq!(o.len(), 6);
+        assert_eq!(o[0], 0);
+        let at = |b: usize| o.iter().position(|&x| x == b).unwrap();
+        assert!(at(1) < at(3) && at(2) < at(4) && at(2) < at(5));
+    }
+
+    #[test]
+    fn unreachable_blocks_are_left_out() {
+        assert_eq!(order(&[&[1], &[], &[1]]), vec![0, 1]);
+    }
+}
