@@ -331,7 +331,9 @@ fn home_at(homes: &[(u32, u32, Loc)], homes_of: &[(u32, u32)], v: usize, pos: u3
 ///   move from the def into it is gone;
 /// - an `any` def that got a register writes the slot instead when that
 ///   part is (now) in the slot and no use right after the def reads the def's
-///   register: its store is gone.
+///   register: its store is gone;
+/// - an `any` use does not count as reading either register: when the part
+///   or the def moves to the slot, it reads the slot.
 ///
 /// Without this, `def:v0:any` read only by `use:v0:stack` costs a store
 /// that defining into the slot saves.
@@ -379,9 +381,12 @@ fn sink_defs_into_slots(
         Loc::Reg(reg) => Allocation::Reg(reg),
         _ => Allocation::None,
     };
-    // What reads the first part's register, and the def's.
+    // What reads the first part's register, and the def's. An `any` read
+    // of either can read the slot instead (`any_reads`), so it counts for
+    // neither.
     let mut part_read = vec![false; nv];
     let mut def_read = vec![false; nv];
+    let mut any_reads: Vec<(u32, u32)> = Vec::new();
     for v in (0..nv).filter(|&v| def_op[v] != NO) {
         let (h0, h1) = homes_of[v];
         part_read[v] = !matches!(first(v).2, Loc::Reg(_))
@@ -401,10 +406,19 @@ fn sink_defs_into_slots(
             // from the slot would be a memory-to-memory move).
             let from_part =
                 a == as_alloc(loc) || matches!(a, Allocation::Stack(_)) && a != stack(v);
-            if s <= p && (p < e || p == e && !layout.is_block_start(p)) && from_part {
+            let in_part = s <= p && (p < e || p == e && !layout.is_block_start(p));
+            let from_def = p == s && a == allocs[def_op[v] as usize];
+            if op.constraint() == OperandConstraint::Any
+                && matches!(a, Allocation::Reg(_))
+                && (in_part && from_part || from_def)
+            {
+                any_reads.push((v as u32, (base + k) as u32));
+                continue;
+            }
+            if in_part && from_part {
                 part_read[v] = true;
             }
-            if p == s && a == allocs[def_op[v] as usize] {
+            if from_def {
                 def_read[v] = true;
             }
         }
@@ -436,6 +450,8 @@ fn sink_defs_into_slots(
             }
         }
     }
+    // Per vreg: whether its `any` reads go to the slot.
+    let mut to_slot = vec![false; nv];
     for v in (0..nv).filter(|&v| def_op[v] != NO) {
         let d = def_op[v] as usize;
         let (h0, _) = homes_of[v];
@@ -444,11 +460,19 @@ fn sink_defs_into_slots(
             && matches!(allocs[d], Allocation::Reg(_))
             && !def_read[v]
             && (!in_reg || !part_read[v]);
-        if in_reg && !part_read[v] && (sink || allocs[d] != as_alloc(homes[h0 as usize].2)) {
+        let to_stack =
+            in_reg && !part_read[v] && (sink || allocs[d] != as_alloc(homes[h0 as usize].2));
+        if to_stack {
             homes[h0 as usize].2 = Loc::Stack;
         }
         if sink {
             allocs[d] = stack(v);
+        }
+        to_slot[v] = to_stack || sink;
+    }
+    for &(v, k) in &any_reads {
+        if to_slot[v as usize] {
+            allocs[k as usize] = stack(v as usize);
         }
     }
 }
