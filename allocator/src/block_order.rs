@@ -38,15 +38,14 @@ pub fn compute(f: &Function) -> Vec<Block> {
         }
     }
     let forest = LoopForest::new(f);
-    // Per loop: blocks placed so far, or u32::MAX once it is left.
-    let mut placed = vec![0u32; forest.size.len()];
+    // The loops being laid out, innermost last; a loop is opened by its
+    // first block and left once no ready block lies in it.
+    let mut opened = vec![false; forest.parent.len()];
     let mut open: Vec<u32> = Vec::new();
     let mut ready: Vec<Block> = vec![f.entry_block()];
     let mut order = Vec::with_capacity(rpo.len());
     let mut chain: Vec<u32> = Vec::new();
     while !ready.is_empty() {
-        // Loops at the top of `open` that are complete or have no ready
-        // block are finished with.
         let pick = loop {
             let top = open.last().copied();
             let best = ready
@@ -57,8 +56,7 @@ pub fn compute(f: &Function) -> Vec<Block> {
                 .map(|(k, _)| k);
             match (best, top) {
                 (Some(k), _) => break k,
-                (None, Some(l)) => {
-                    placed[l as usize] = u32::MAX;
+                (None, Some(_)) => {
                     open.pop();
                 }
                 (None, None) => unreachable!("a ready block outside every loop"),
@@ -68,28 +66,12 @@ pub fn compute(f: &Function) -> Vec<Block> {
         order.push(b);
         chain.clear();
         let mut l = forest.innermost[b.index()];
-        while l != NO_LOOP {
+        while l != NO_LOOP && !opened[l as usize] {
+            opened[l as usize] = true;
             chain.push(l);
             l = forest.parent[l as usize];
         }
-        for &l in chain.iter().rev() {
-            let p = &mut placed[l as usize];
-            if *p == u32::MAX {
-                continue;
-            }
-            if *p == 0 {
-                open.push(l);
-            }
-            *p += 1;
-        }
-        while let Some(&l) = open.last() {
-            let p = placed[l as usize];
-            if p != u32::MAX && p < forest.size[l as usize] {
-                break;
-            }
-            placed[l as usize] = u32::MAX;
-            open.pop();
-        }
+        open.extend(chain.iter().rev());
         for &s in f.block_succs(b) {
             if num[b.index()] < num[s.index()] {
                 waiting[s.index()] -= 1;
