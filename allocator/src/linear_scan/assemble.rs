@@ -33,7 +33,13 @@ const SPLIT: u8 = 1;
 const FIXUP: u8 = 2;
 const EDGE_OUT: u8 = 3;
 
-pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, scan: Scan) -> Output {
+pub fn assemble(
+    f: &Function,
+    env: &MachineEnv,
+    layout: &Layout,
+    r: &Ranges,
+    mut scan: Scan,
+) -> Output {
     let nv = f.num_vregs();
     let mut slot = vec![u32::MAX; nv];
     let mut num_slots = 0u32;
@@ -70,6 +76,14 @@ pub fn assemble(f: &Function, env: &MachineEnv, layout: &Layout, r: &Ranges, sca
         })
         .collect();
     sink_defs_into_slots(f, layout, r, &mut homes, &homes_of, &mut allocs, &slot);
+    free_sunk_registers(
+        r,
+        &scan.parts,
+        &scan.first_part,
+        &homes,
+        &homes_of,
+        &mut scan.busy,
+    );
     define_in_home(f, layout, &scan.busy, &homes, &homes_of, &mut allocs);
     let to_alloc = |v: usize, loc: Loc| match loc {
         Loc::Reg(r) => Allocation::Reg(r),
@@ -473,6 +487,36 @@ fn sink_defs_into_slots(
     for &(v, k) in &any_reads {
         if to_slot[v as usize] {
             allocs[k as usize] = stack(v as usize);
+        }
+    }
+}
+
+/// Gives back, in `busy`, the register of every first part that
+/// [`sink_defs_into_slots`] moved to the slot, at each instruction where the
+/// value is live at both points: the part was the register's only holder
+/// there, since an operand or a clobber taking the register would have split
+/// the part. The move resolver and [`define_in_home`] may then use it.
+fn free_sunk_registers(
+    r: &Ranges,
+    parts: &[super::scan::Part],
+    first_part: &[u32],
+    homes: &[(u32, u32, Loc)],
+    homes_of: &[(u32, u32)],
+    busy: &mut [[u64; 3]],
+) {
+    for v in 0..homes_of.len() {
+        let (h0, h1) = homes_of[v];
+        if h0 == h1 || homes[h0 as usize].2 != Loc::Stack {
+            continue;
+        }
+        let Loc::Reg(reg) = parts[first_part[v] as usize].loc else {
+            continue;
+        };
+        let (start, end, _) = homes[h0 as usize];
+        for n in start.div_ceil(2)..end / 2 {
+            if r.covers(v, 2 * n) && r.covers(v, 2 * n + 1) {
+                busy[n as usize][reg.class().index()] &= !(1 << reg.hw());
+            }
         }
     }
 }
