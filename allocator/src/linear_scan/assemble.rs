@@ -16,10 +16,10 @@
 //! itself when nothing reads the value from the def's register (see
 //! [`sink_defs_into_slots`]).
 
+use super::homes::Homes;
 use super::layout::Layout;
-use super::ranges::Ranges;
-use super::scan::{Loc, Scan, NONE};
-use crate::bitset::SparseBitSet;
+use super::ranges::{members, Ranges};
+use super::scan::{Loc, Scan};
 use crate::cfg;
 use crate::function::Function;
 use crate::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
@@ -50,19 +50,7 @@ pub fn assemble(
         }
     }
     let stack = |v: usize| Allocation::Stack(SpillSlot(slot[v]));
-    // Every vreg's parts in position order.
-    let mut homes: Vec<(u32, u32, Loc)> = Vec::with_capacity(scan.parts.len());
-    let mut homes_of = vec![(0u32, 0u32); nv];
-    for v in 0..nv {
-        let first = homes.len() as u32;
-        let mut p = scan.first_part[v];
-        while p != NONE {
-            let x = scan.parts[p as usize];
-            homes.push((x.start, x.end, x.loc));
-            p = x.next;
-        }
-        homes_of[v] = (first, homes.len() as u32);
-    }
+    let mut homes = Homes::new(&scan.parts, &scan.first_part);
     let mut allocs: Vec<Allocation> = scan
         .allocs
         .iter()
@@ -75,22 +63,15 @@ pub fn assemble(
             a => a,
         })
         .collect();
-    sink_defs_into_slots(f, layout, r, &mut homes, &homes_of, &mut allocs, &slot);
-    free_sunk_registers(
-        r,
-        &scan.parts,
-        &scan.first_part,
-        &homes,
-        &homes_of,
-        &mut scan.busy,
-    );
-    define_in_home(f, layout, &scan.busy, &homes, &homes_of, &mut allocs);
+    sink_defs_into_slots(f, layout, r, &mut homes, &mut allocs, &slot);
+    free_sunk_registers(r, &scan.parts, &scan.first_part, &homes, &mut scan.busy);
+    define_in_home(f, layout, &scan.busy, &homes, &mut allocs);
     let to_alloc = |v: usize, loc: Loc| match loc {
         Loc::Reg(r) => Allocation::Reg(r),
         Loc::Stack => stack(v),
         Loc::Unassigned => unreachable!("v{v} has an unassigned part"),
     };
-    let loc_at = |v: usize, pos: u32| to_alloc(v, home_at(&homes, &homes_of, v, pos));
+    let loc_at = |v: usize, pos: u32| to_alloc(v, homes.at(v, pos));
 
     let mut moves: Vec<(ProgPoint, u8, ParallelMove)> = Vec::new();
     let mv = |from: Allocation, to: Allocation, v: usize| ParallelMove {
@@ -98,7 +79,8 @@ pub fn assemble(
         to,
         class: r.class[v],
     };
-    for i in f.insts() {
+    // In linear order, so that each value's home lookups walk forward.
+    for &i in &layout.inst_at {
         let p = layout.pos[i.index()];
         let ops = f.inst_operands(i);
         let base = f.inst_operand_range(i).start;
@@ -161,8 +143,7 @@ pub fn assemble(
         }
     }
     for v in 0..nv {
-        let (a, b) = homes_of[v];
-        for w in homes[a as usize..b as usize].windows(2) {
+        for w in homes.of(v).windows(2) {
             let q = w[1].0;
             if layout.is_block_start(q) || !matches!(w[1].2, Loc::Reg(_)) || w[0].2 == w[1].2 {
                 continue;
@@ -181,11 +162,11 @@ pub fn assemble(
     let mut may_move = vec![0u64; nv.div_ceil(64)];
     for v in 0..nv {
         let d = r.def_inst[v];
-        if homes_of[v].1 - homes_of[v].0 > 1 || d.is_valid() && f.opcode(d).is_terminator() {
+        if homes.of(v).len() > 1 || d.is_valid() && f.opcode(d).is_terminator() {
             may_move[v / 64] |= 1 << (v % 64);
         }
     }
-    for b in f.blocks() {
+    for &b in &layout.order {
         let k = f.block_insts(b).last();
         let end = layout.pos[k.index()] + 1;
         let kbase = f.inst_operand_range(k).start;
@@ -207,7 +188,7 @@ pub fn assemble(
                 (ProgPoint::before(k), EDGE_OUT)
             };
             let start = layout.span[s.index()].0;
-            for v in bits(&r.liveness.live_in[s.index()], &may_move) {
+            for v in members(r.live_in.of(s.index()), Some(&may_move)) {
                 let src = at_end(v);
                 let dst = loc_at(v, start);
                 if matches!(dst, Allocation::Reg(_)) && dst != src {
@@ -303,35 +284,6 @@ pub fn assemble(
     }
 }
 
-/// The members of `set` that are also in the dense bit vector `mask`.
-fn bits<'a>(set: &'a SparseBitSet, mask: &'a [u64]) -> impl Iterator<Item = usize> + 'a {
-    set.words().flat_map(move |(w, bits)| {
-        let mut bits = bits & mask[w];
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Some(w * 64 + b)
-        })
-    })
-}
-
-/// Where vreg `v`'s home is at position `pos`, from its parts in position
-/// order (`homes[homes_of[v]]`).
-fn home_at(homes: &[(u32, u32, Loc)], homes_of: &[(u32, u32)], v: usize, pos: u32) -> Loc {
-    let (a, b) = homes_of[v];
-    let h = &homes[a as usize..b as usize];
-    if h.len() == 1 {
-        debug_assert!(h[0].0 <= pos && pos < h[0].1, "v{v} has no home at {pos}");
-        return h[0].2;
-    }
-    let k = h.partition_point(|x| x.1 <= pos);
-    debug_assert!(k < h.len() && h[k].0 <= pos, "v{v} has no home at {pos}");
-    h[k].2
-}
-
 /// Drops register work that nothing reads, for spilled values (whose slot
 /// holds them from their definition on):
 /// - the part right after a def is moved to the slot when it is in a register
@@ -355,8 +307,7 @@ fn sink_defs_into_slots(
     f: &Function,
     layout: &Layout,
     r: &Ranges,
-    homes: &mut [(u32, u32, Loc)],
-    homes_of: &[(u32, u32)],
+    homes: &mut Homes,
     allocs: &mut [Allocation],
     slot: &[u32],
 ) {
@@ -374,8 +325,11 @@ fn sink_defs_into_slots(
         if !spilled(v) || !d.is_valid() || f.opcode(d).is_terminator() {
             continue;
         }
-        let (h0, h1) = homes_of[v];
-        if h0 == h1 || homes[h0 as usize].0 != layout.pos[d.index()] + 2 {
+        if homes
+            .of(v)
+            .first()
+            .is_none_or(|h| h.0 != layout.pos[d.index()] + 2)
+        {
             continue;
         }
         let base = f.inst_operand_range(d).start;
@@ -390,7 +344,7 @@ fn sink_defs_into_slots(
     if !any {
         return;
     }
-    let first = |v: usize| homes[homes_of[v].0 as usize];
+    let first = |v: usize| homes.of(v)[0];
     let as_alloc = |loc: Loc| match loc {
         Loc::Reg(reg) => Allocation::Reg(reg),
         _ => Allocation::None,
@@ -402,9 +356,8 @@ fn sink_defs_into_slots(
     let mut def_read = vec![false; nv];
     let mut any_reads: Vec<(u32, u32)> = Vec::new();
     for v in (0..nv).filter(|&v| def_op[v] != NO) {
-        let (h0, h1) = homes_of[v];
-        part_read[v] = !matches!(first(v).2, Loc::Reg(_))
-            || h1 - h0 > 1 && homes[h0 as usize + 1].2 == first(v).2;
+        let h = homes.of(v);
+        part_read[v] = !matches!(h[0].2, Loc::Reg(_)) || h.len() > 1 && h[1].2 == h[0].2;
     }
     for i in f.insts() {
         let p = layout.pos[i.index()];
@@ -444,14 +397,13 @@ fn sink_defs_into_slots(
         s <= end
             && end < e
             && (w != v && spilled(w)
-                || !(w == v && start >= s && start < e)
-                    && home_at(homes, homes_of, w, start) == loc)
+                || !(w == v && start >= s && start < e) && homes.at(w, start) == loc)
     };
     for b in f.blocks() {
         let end = layout.pos[f.block_insts(b).last().index()] + 1;
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             let start = layout.span[s.index()].0;
-            for v in bits(&r.liveness.live_in[s.index()], &considered) {
+            for v in members(r.live_in.of(s.index()), Some(&considered)) {
                 if into_same_reg(v, end, v, start) {
                     part_read[v] = true;
                 }
@@ -468,16 +420,15 @@ fn sink_defs_into_slots(
     let mut to_slot = vec![false; nv];
     for v in (0..nv).filter(|&v| def_op[v] != NO) {
         let d = def_op[v] as usize;
-        let (h0, _) = homes_of[v];
-        let in_reg = matches!(homes[h0 as usize].2, Loc::Reg(_));
+        let home = &mut homes.of_mut(v)[0];
+        let in_reg = matches!(home.2, Loc::Reg(_));
         let sink = def_any[v]
             && matches!(allocs[d], Allocation::Reg(_))
             && !def_read[v]
             && (!in_reg || !part_read[v]);
-        let to_stack =
-            in_reg && !part_read[v] && (sink || allocs[d] != as_alloc(homes[h0 as usize].2));
+        let to_stack = in_reg && !part_read[v] && (sink || allocs[d] != as_alloc(home.2));
         if to_stack {
-            homes[h0 as usize].2 = Loc::Stack;
+            home.2 = Loc::Stack;
         }
         if sink {
             allocs[d] = stack(v);
@@ -500,19 +451,16 @@ fn free_sunk_registers(
     r: &Ranges,
     parts: &[super::scan::Part],
     first_part: &[u32],
-    homes: &[(u32, u32, Loc)],
-    homes_of: &[(u32, u32)],
+    homes: &Homes,
     busy: &mut [[u64; 3]],
 ) {
-    for v in 0..homes_of.len() {
-        let (h0, h1) = homes_of[v];
-        if h0 == h1 || homes[h0 as usize].2 != Loc::Stack {
+    for v in 0..first_part.len() {
+        let Some(&(start, end, Loc::Stack)) = homes.of(v).first() else {
             continue;
-        }
+        };
         let Loc::Reg(reg) = parts[first_part[v] as usize].loc else {
             continue;
         };
-        let (start, end, _) = homes[h0 as usize];
         for n in start.div_ceil(2)..end / 2 {
             if r.covers(v, 2 * n) && r.covers(v, 2 * n + 1) {
                 busy[n as usize][reg.class().index()] &= !(1 << reg.hw());
@@ -531,8 +479,7 @@ fn define_in_home(
     f: &Function,
     layout: &Layout,
     busy: &[[u64; 3]],
-    homes: &[(u32, u32, Loc)],
-    homes_of: &[(u32, u32)],
+    homes: &Homes,
     allocs: &mut [Allocation],
 ) {
     for i in f.insts() {
@@ -546,9 +493,8 @@ fn define_in_home(
                 continue;
             }
             let v = op.vreg().index();
-            let (h0, h1) = homes_of[v];
             let (Some(&(start, _, Loc::Reg(home))), Allocation::Reg(reg)) =
-                (homes[h0 as usize..h1 as usize].first(), allocs[base + k])
+                (homes.of(v).first(), allocs[base + k])
             else {
                 continue;
             };

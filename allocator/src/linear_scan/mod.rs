@@ -9,6 +9,7 @@
 //! - [`scan`]: the walk that gives each interval piece a register or its
 //!   spill slot, splitting at conflicts and at uses, evicting the piece
 //!   used farthest ahead, and gives every operand its location;
+//! - [`homes`]: where each value lives over its life, as the parts left it;
 //! - [`assemble`]: spill stores at definitions, moves between pieces,
 //!   operand copies and edge moves, through the shared parallel move
 //!   resolver.
@@ -25,6 +26,7 @@
 //! irreducible loop's blocks are not always contiguous.
 
 mod assemble;
+mod homes;
 mod layout;
 mod ranges;
 mod scan;
