@@ -250,7 +250,7 @@ impl Checker {
             });
             return errs;
         }
-        let roles = Roles::new(env);
+        let roles = Roles::new(env, f);
         structural(f, env, &roles, out, &mut errs);
         self.dataflow(f, &roles, out, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
@@ -800,18 +800,39 @@ struct Roles {
     allocatable: PRegSet,
     fixed_stack: PRegSet,
     scratch: PRegSet,
+    /// Registers in no machine list that a `fixed` operand names and no
+    /// `nonalloc` operand does: the function hands them to the allocator
+    /// for those operands, so edits may fill and empty them.
+    handed: PRegSet,
 }
 
 impl Roles {
-    fn new(env: &MachineEnv) -> Roles {
+    fn new(env: &MachineEnv, f: &Function) -> Roles {
         let mut scratch = PRegSet::empty();
         for r in env.scratch.iter().flatten() {
             scratch.insert(*r);
+        }
+        let (mut fixed, mut nonalloc) = (PRegSet::empty(), PRegSet::empty());
+        for i in f.insts() {
+            for op in f.inst_operands(i) {
+                match op.constraint() {
+                    OperandConstraint::FixedReg(r) => fixed.insert(r),
+                    OperandConstraint::NonAlloc(r) => nonalloc.insert(r),
+                    _ => {}
+                }
+            }
+        }
+        let mut handed = PRegSet::empty();
+        for r in fixed.iter() {
+            if env.role(r) == PRegRole::NonAllocatable && !nonalloc.contains(r) {
+                handed.insert(r);
+            }
         }
         Roles {
             allocatable: env.allocatable_set(),
             fixed_stack: env.fixed_stack_set(),
             scratch,
+            handed,
         }
     }
 
@@ -1103,7 +1124,8 @@ fn structural(
                 Allocation::Reg(r)
                     if !(roles.allocatable.contains(r)
                         || roles.fixed_stack.contains(r)
-                        || roles.scratch.contains(r)) =>
+                        || roles.scratch.contains(r)
+                        || roles.handed.contains(r)) =>
                 {
                     err(
                         ErrorKind::NotInMachine,

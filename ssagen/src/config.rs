@@ -60,6 +60,10 @@ pub struct MachineProfile {
     pub scratch: bool,
     /// May a class have fixed stack locations.
     pub fixed_stack: bool,
+    /// May `fixed` operands name `p62`, a register in no list (an argument
+    /// register the machine does not allocate): values are moved into and
+    /// out of it around those operands.
+    pub fixed_unlisted: bool,
 }
 
 impl Default for Config {
@@ -91,6 +95,7 @@ impl Default for Config {
                 max_regs: 32,
                 scratch: true,
                 fixed_stack: true,
+                fixed_unlisted: true,
             },
         }
     }
@@ -99,7 +104,8 @@ impl Default for Config {
 impl Config {
     /// Everything regalloc2 takes (see the README's list of its
     /// limitations): no `limit`, no operands on branches and returns, no
-    /// vreg used twice by one instruction, reuse as regalloc2 understands it.
+    /// vreg used twice by one instruction, reuse as regalloc2 understands it,
+    /// no `fixed` operand naming a register in no list.
     /// The `differential` target draws half its cases with it so that
     /// regalloc2 takes part.
     pub fn regalloc2() -> Config {
@@ -108,6 +114,7 @@ impl Config {
         c.branch_operands = false;
         c.distinct_uses = true;
         c.reuse_holds_uses = true;
+        c.machine.fixed_unlisted = false;
         c
     }
 

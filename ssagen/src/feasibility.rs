@@ -18,8 +18,8 @@
 //!    the same class; its register (when it needs one) is free at the late
 //!    point, where the def takes it over.
 //! 4. **Machine.** Every class has at least one allocatable register; `fixed`
-//!    never names a scratch register; `nonalloc` names `p63`, which no list
-//!    holds. Spill slots are unbounded, so values live across an instruction
+//!    never names a scratch register (it may name `p62`, which no list
+//!    holds); `nonalloc` names `p63`, which no list holds either. Spill slots are unbounded, so values live across an instruction
 //!    can always wait in memory, and parallel moves can always borrow a
 //!    register when there is no scratch.
 //! 5. **Values.** Operands use values available (defined in a dominating
@@ -29,8 +29,10 @@
 //!    successors defines values (each successor then has a single
 //!    predecessor, where moves of those values can go).
 
+use crate::machine::UNLISTED_HW;
 use allocator::{
-    Function, Inst, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, RegClass,
+    Function, Inst, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, PReg,
+    PRegRole, RegClass,
 };
 
 /// Registers taken by witnesses at the early and the late point of the
@@ -94,8 +96,9 @@ impl PointRegs {
 }
 
 /// Masks per class: allocatable registers, and every register a `fixed`
-/// constraint may name (allocatable and fixed stack locations).
-pub fn machine_masks(env: &MachineEnv) -> ([u64; 3], [u64; 3]) {
+/// constraint may name (allocatable, fixed stack locations and, with
+/// `unlisted`, [`UNLISTED_HW`] when no list holds it).
+pub fn machine_masks(env: &MachineEnv, unlisted: bool) -> ([u64; 3], [u64; 3]) {
     let mut alloc = [0u64; 3];
     let mut fixable = [0u64; 3];
     for class in RegClass::ALL {
@@ -106,6 +109,9 @@ pub fn machine_masks(env: &MachineEnv) -> ([u64; 3], [u64; 3]) {
         fixable[c] = alloc[c];
         for r in &env.fixed_stack[c] {
             fixable[c] |= 1 << r.hw();
+        }
+        if unlisted && env.role(PReg::new(UNLISTED_HW, class)) == PRegRole::NonAllocatable {
+            fixable[c] |= 1 << UNLISTED_HW;
         }
     }
     (alloc, fixable)
@@ -136,7 +142,7 @@ pub fn low_mask(n: usize) -> u64 {
 /// Checks rules 1 to 3 on every instruction (rule 1 by bipartite matching);
 /// returns the first violation, described.
 pub fn check(f: &Function, env: &MachineEnv) -> Result<(), String> {
-    let (alloc, _) = machine_masks(env);
+    let (alloc, _) = machine_masks(env, false);
     for i in f.insts() {
         check_inst(f, i, &alloc)?;
     }

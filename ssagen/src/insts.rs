@@ -102,7 +102,7 @@ impl Preorder {
 /// Fills the skeleton with values and instructions for machine `env`.
 pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) -> Function {
     let n = sk.num_blocks();
-    let (alloc, fixable) = machine_masks(env);
+    let (alloc, fixable) = machine_masks(env, cfg.machine.fixed_unlisted);
     let classes: &'static [RegClass] = if cfg.multiple_classes {
         &RegClass::ALL
     } else {

@@ -4,8 +4,10 @@
 //!
 //! Layout of the hardware numbers of each class: allocatable registers are
 //! `p0..p(n-1)` (preferred first), the scratch register, when there is one,
-//! is `pn`; fixed stack locations are `p48..`; `p63` is never listed, so it is
-//! always available as a non-allocatable register (a stack pointer).
+//! is `pn`; fixed stack locations are `p48..`; `p62` and `p63` are never
+//! listed: `p62` is a register the machine does not allocate that `fixed`
+//! operands may name (an argument register), `p63` the one `nonalloc`
+//! operands name (a stack pointer).
 
 use crate::choices::Choices;
 use crate::config::MachineProfile;
@@ -13,7 +15,9 @@ use allocator::{MachineEnv, PReg, RegClass};
 
 /// Hardware number of the first fixed stack location of each class.
 pub const FIXED_STACK_BASE: usize = 48;
-/// The non-allocatable register of each class.
+/// The non-allocatable register `fixed` operands may name, in each class.
+pub const UNLISTED_HW: usize = 62;
+/// The non-allocatable register of `nonalloc` operands, in each class.
 pub const NONALLOC_HW: usize = 63;
 
 pub fn generate(c: &mut Choices, p: &MachineProfile) -> MachineEnv {

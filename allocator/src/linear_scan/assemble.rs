@@ -64,7 +64,7 @@ pub fn assemble(
         })
         .collect();
     sink_defs_into_slots(f, layout, r, &mut homes, &mut allocs, &slot);
-    free_sunk_registers(r, &scan.parts, &scan.first_part, &homes, &mut scan.busy);
+    free_sunk_registers(r, &mut scan, &homes);
     define_in_home(f, layout, &scan.busy, &homes, &mut allocs);
     let to_alloc = |v: usize, loc: Loc| match loc {
         Loc::Reg(r) => Allocation::Reg(r),
@@ -444,26 +444,26 @@ fn sink_defs_into_slots(
 
 /// Gives back, in `busy`, the register of every first part that
 /// [`sink_defs_into_slots`] moved to the slot, at each instruction where the
-/// value is live at both points: the part was the register's only holder
-/// there, since an operand or a clobber taking the register would have split
-/// the part. The move resolver and [`define_in_home`] may then use it.
-fn free_sunk_registers(
-    r: &Ranges,
-    parts: &[super::scan::Part],
-    first_part: &[u32],
-    homes: &Homes,
-    busy: &mut [[u64; 3]],
-) {
-    for v in 0..first_part.len() {
+/// part is live at the early point and the instruction's operands did not
+/// take the register: the part was the register's only holder there (no
+/// other part can be active in it at the same time, and one starting at
+/// the late point would start after the part ends). Where the value is
+/// live at both points, no operand took it either, or the part would have
+/// been split there. The move resolver and [`define_in_home`] may then use
+/// it.
+fn free_sunk_registers(r: &Ranges, scan: &mut Scan, homes: &Homes) {
+    for v in 0..scan.first_part.len() {
         let Some(&(start, end, Loc::Stack)) = homes.of(v).first() else {
             continue;
         };
-        let Loc::Reg(reg) = parts[first_part[v] as usize].loc else {
+        let Loc::Reg(reg) = scan.parts[scan.first_part[v] as usize].loc else {
             continue;
         };
-        for n in start.div_ceil(2)..end / 2 {
-            if r.covers(v, 2 * n) && r.covers(v, 2 * n + 1) {
-                busy[n as usize][reg.class().index()] &= !(1 << reg.hw());
+        let (c, bit) = (reg.class().index(), 1u64 << reg.hw());
+        for n in start / 2..end.div_ceil(2) {
+            let n = n as usize;
+            if r.covers(v, 2 * n as u32) && scan.taken[n][c] & bit == 0 {
+                scan.busy[n][c] &= !bit;
             }
         }
     }

@@ -196,6 +196,9 @@ pub struct Scan<'a> {
     /// Per linear slot, per class: the registers held by values' parts at
     /// the instruction's early point.
     pub held: Vec<[u64; 3]>,
+    /// Per linear slot, per class: the registers the instruction's operands
+    /// took, at either point.
+    pub taken: Vec<[u64; 3]>,
 }
 
 impl<'a> Scan<'a> {
@@ -344,6 +347,7 @@ impl<'a> Scan<'a> {
             max_temps: 0,
             busy: Vec::with_capacity(layout.inst_at.len()),
             held: Vec::with_capacity(layout.inst_at.len()),
+            taken: Vec::with_capacity(layout.inst_at.len()),
         })
     }
 
@@ -386,6 +390,8 @@ impl<'a> Scan<'a> {
         self.busy
             .push([0, 1, 2].map(|c| self.occ[c] | self.taken_e[c] | self.taken_l[c]));
         self.held.push(self.occ);
+        self.taken
+            .push([0, 1, 2].map(|c| self.taken_e[c] | self.taken_l[c]));
         Ok(())
     }
 

@@ -8,7 +8,7 @@
 
 use allocator::{
     Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
-    OperandPos,
+    OperandPos, PRegRole,
 };
 use regalloc2::Algorithm;
 
@@ -69,10 +69,16 @@ pub enum Limitation {
     /// instruction clobbers every register (`any`, which ours may put on
     /// the stack). Its own fuzzer reuses only `reg` uses.
     ReuseOfNonRegUse,
+    /// A `fixed` operand naming a register in no machine list. regalloc2
+    /// passes a non-allocatable register through only as a vreg-less
+    /// `fixed_nonallocatable` operand; with a vreg fixed to one, ion lets
+    /// the register's hint reach other operands (it gives a `reg` def the
+    /// register) and fastalloc gives up (`TooManyLiveRegs`).
+    FixedUnlisted,
 }
 
 impl Limitation {
-    pub const ALL: [Limitation; 11] = [
+    pub const ALL: [Limitation; 12] = [
         Limitation::BranchOperandsIntoJoin,
         Limitation::RepeatedStackUse,
         Limitation::RepeatedLimitUse,
@@ -84,6 +90,7 @@ impl Limitation {
         Limitation::StackDefInFastalloc,
         Limitation::ReuseIndexTooLarge,
         Limitation::ReuseOfNonRegUse,
+        Limitation::FixedUnlisted,
     ];
 
     /// A short name, used in the `unsupported:` reason and the docs.
@@ -100,6 +107,7 @@ impl Limitation {
             Limitation::StackDefInFastalloc => "stack-def-in-fastalloc",
             Limitation::ReuseIndexTooLarge => "reuse-index-too-large",
             Limitation::ReuseOfNonRegUse => "reuse-of-non-reg-use",
+            Limitation::FixedUnlisted => "fixed-unlisted",
         }
     }
 
@@ -108,7 +116,8 @@ impl Limitation {
         match self {
             Limitation::BranchOperandsIntoJoin
             | Limitation::ReuseIndexTooLarge
-            | Limitation::ReuseOfNonRegUse => true,
+            | Limitation::ReuseOfNonRegUse
+            | Limitation::FixedUnlisted => true,
             Limitation::RepeatedStackUse
             | Limitation::RepeatedLimitUse
             | Limitation::RepeatedLateFixedUse
@@ -199,6 +208,12 @@ impl Limitation {
                 ops.iter().any(|o| {
                     matches!(o.constraint(), OperandConstraint::Reuse(k)
                         if ops.get(k).is_some_and(|u| u.constraint() != OperandConstraint::Reg))
+                })
+            }),
+            Limitation::FixedUnlisted => func.insts().any(|i| {
+                func.inst_operands(i).iter().any(|o| {
+                    matches!(o.constraint(), OperandConstraint::FixedReg(r)
+                        if env.role(r) == PRegRole::NonAllocatable)
                 })
             }),
         }
