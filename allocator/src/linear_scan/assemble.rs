@@ -157,15 +157,63 @@ pub fn assemble(
             ));
         }
     }
-    // The values an edge may move: those with several homes, and those a
-    // branch defines (stored on its edges). Any other value is where it was.
+    // The values an edge may move: those with homes in several locations,
+    // and those a branch defines (stored on its edges). Any other value is
+    // where it was.
     let mut may_move = vec![0u64; nv.div_ceil(64)];
     for v in 0..nv {
         let d = r.def_inst[v];
-        if homes.of(v).len() > 1 || d.is_valid() && f.opcode(d).is_terminator() {
+        let h = homes.of(v);
+        if h.iter().any(|x| x.2 != h[0].2) || d.is_valid() && f.opcode(d).is_terminator() {
             may_move[v / 64] |= 1 << (v % 64);
         }
     }
+    // Per block, the values an edge falling through into it (from the block
+    // just before it in linear order) may move, in increasing order: those
+    // entering a home in another location where the block starts, and those
+    // the branch before it defines. Any other value lives on in the home it
+    // had one position earlier.
+    let mut entering_of = vec![0u32; f.num_blocks() + 1];
+    let mut entering = Vec::new();
+    let block_at = |q: u32| f.block_of(layout.inst(q)).index();
+    for pass in 0..2 {
+        for v in 0..nv {
+            let d = r.def_inst[v];
+            let branch_def = d.is_valid() && f.opcode(d).is_terminator();
+            let h = homes.of(v);
+            let from_def = h
+                .first()
+                .filter(|_| branch_def)
+                .map(|x| x.0)
+                .filter(|&q| layout.is_block_start(q));
+            let boundaries = h
+                .windows(2)
+                .filter(|w| w[1].2 != w[0].2 && layout.is_block_start(w[1].0))
+                .map(|w| w[1].0);
+            for q in from_def.into_iter().chain(boundaries) {
+                let b = block_at(q);
+                if pass == 0 {
+                    entering_of[b + 1] += 1;
+                } else {
+                    entering[entering_of[b] as usize] = v as u32;
+                    entering_of[b] += 1;
+                }
+            }
+        }
+        if pass == 0 {
+            for b in 0..f.num_blocks() {
+                entering_of[b + 1] += entering_of[b];
+            }
+            entering.resize(entering_of[f.num_blocks()] as usize, 0);
+        } else {
+            // Back to where each block's list starts.
+            for b in (0..f.num_blocks()).rev() {
+                entering_of[b + 1] = entering_of[b];
+            }
+            entering_of[0] = 0;
+        }
+    }
+    let mut candidates: Vec<usize> = Vec::new();
     for &b in &layout.order {
         let k = f.block_insts(b).last();
         let end = layout.pos[k.index()] + 1;
@@ -188,7 +236,19 @@ pub fn assemble(
                 (ProgPoint::before(k), EDGE_OUT)
             };
             let start = layout.span[s.index()].0;
-            for v in members(r.live_in.of(s.index()), Some(&may_move)) {
+            candidates.clear();
+            if start == end + 1 {
+                let list =
+                    &entering[entering_of[s.index()] as usize..entering_of[s.index() + 1] as usize];
+                candidates.extend(
+                    list.iter()
+                        .map(|&v| v as usize)
+                        .filter(|&v| r.covers(v, start)),
+                );
+            } else {
+                candidates.extend(members(r.live_in.of(s.index()), Some(&may_move)));
+            }
+            for &v in &candidates {
                 let src = at_end(v);
                 let dst = loc_at(v, start);
                 if matches!(dst, Allocation::Reg(_)) && dst != src {
@@ -399,15 +459,33 @@ fn sink_defs_into_slots(
             && (w != v && spilled(w)
                 || !(w == v && start >= s && start < e) && homes.at(w, start) == loc)
     };
-    for b in f.blocks() {
+    // A live value: only edges leaving the first part matter, so each
+    // value looks at the blocks (in linear order) that end inside it.
+    let mut linear = vec![0u32; f.num_blocks()];
+    for (k, &b) in layout.order.iter().enumerate() {
+        linear[b.index()] = k as u32;
+    }
+    for v in (0..nv).filter(|&v| def_op[v] != NO) {
+        let (s, e, _) = first(v);
+        let from = linear[f.block_of(layout.inst(s)).index()] as usize;
+        'blocks: for &b in &layout.order[from..] {
+            let (bs, be) = layout.span[b.index()];
+            if bs >= e {
+                break;
+            }
+            for &succ in f.block_succs(b) {
+                let start = layout.span[succ.index()].0;
+                if r.covers(v, start) && into_same_reg(v, be - 1, v, start) {
+                    part_read[v] = true;
+                    break 'blocks;
+                }
+            }
+        }
+    }
+    for &b in &layout.order {
         let end = layout.pos[f.block_insts(b).last().index()] + 1;
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             let start = layout.span[s.index()].0;
-            for v in members(r.live_in.of(s.index()), Some(&considered)) {
-                if into_same_reg(v, end, v, start) {
-                    part_read[v] = true;
-                }
-            }
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
                 let (a, p) = (a.index(), p.index());
                 if def_op[a] != NO && r.covers(p, start) && into_same_reg(a, end, p, start) {
@@ -542,7 +620,11 @@ end
 ";
 
     fn run(function: &str) -> Output {
-        let text = format!("{MACHINE}function\n{function}end\n");
+        run_on(MACHINE, function)
+    }
+
+    fn run_on(machine: &str, function: &str) -> Output {
+        let text = format!("{machine}function\n{function}end\n");
         let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
         super::super::LinearScan
             .run(&case.func, &case.machine)
@@ -594,6 +676,38 @@ end
     inst5: branch -> block1()
 ");
         assert_eq!(out.edits.len(), 2, "{:?}", out.edits);
+    }
+
+    #[test]
+    fn a_register_part_an_edge_carries_on_in_its_register_stays() {
+        // v0f is defined in p1f and spilled by the clobber; its first part
+        // reaches the edge into block3, where the next part is in p1f
+        // again. Moved to the slot, that part would cost block3 a reload:
+        // 4 moves instead of 3.
+        let machine = "machine
+  int    preferred none nonpreferred p3i scratch none
+  float  preferred p0f-p1f nonpreferred none scratch none
+  vector preferred none nonpreferred p2v scratch none
+end
+";
+        let out = run_on(
+            machine,
+            "  block0:
+    inst0: branch -> block1()
+  block1:
+    inst1: op def:v0f:reg
+    inst2: op clobbers(p0f)
+    inst3: branch -> block3(), block2(v0f)
+  block2(v1f):
+    inst4: op clobbers(p1f)
+    inst5: op use:v0f:reg use:v1f:fixed(p0f)
+    inst6: branch -> block1()
+  block3:
+    inst7: op use:v0f:any
+    inst8: branch -> block1()
+",
+        );
+        assert_eq!(out.edits.len(), 3, "{:?}", out.edits);
     }
 
     #[test]

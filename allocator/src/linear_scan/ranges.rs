@@ -128,6 +128,18 @@ impl Ranges {
         let mut found: Vec<(u32, u32, u32)> = Vec::with_capacity(2 * nv);
         let mut reads: Vec<(u32, u32)> = Vec::with_capacity(f.num_operands());
         let mut end = vec![DEAD; nv];
+        // Per vreg: the index in `found` of its range found last (the
+        // earliest so far), which a range ending where it starts extends.
+        let mut last = vec![u32::MAX; nv];
+        let mut push = |found: &mut Vec<(u32, u32, u32)>, v: usize, s: u32, e: u32| match found
+            .get_mut(last[v] as usize)
+        {
+            Some(r) if r.1 == e => r.1 = s,
+            _ => {
+                last[v] = found.len() as u32;
+                found.push((v as u32, s, e));
+            }
+        };
         let mut live: Vec<u32> = Vec::new();
         let set_live = |live: &mut Vec<u32>, end: &mut [u32], v: usize, e: u32| {
             if end[v] == DEAD {
@@ -162,7 +174,7 @@ impl Ranges {
                     def_inst[w] = i;
                     if end[w] != DEAD {
                         if p + 2 < end[w] {
-                            found.push((w as u32, p + 2, end[w]));
+                            push(&mut found, w, p + 2, end[w]);
                         }
                         end[w] = DEAD;
                     }
@@ -181,7 +193,7 @@ impl Ranges {
             for &v in &live {
                 let v = v as usize;
                 if end[v] != DEAD {
-                    found.push((v as u32, start, end[v]));
+                    push(&mut found, v, start, end[v]);
                     end[v] = DEAD;
                 }
             }
