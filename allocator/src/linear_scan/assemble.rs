@@ -538,10 +538,17 @@ fn free_sunk_registers(r: &Ranges, scan: &mut Scan, homes: &Homes) {
             continue;
         };
         let (c, bit) = (reg.class().index(), 1u64 << reg.hw());
-        for n in start / 2..end.div_ceil(2) {
-            let n = n as usize;
-            if r.covers(v, 2 * n as u32) && scan.taken[n][c] & bit == 0 {
-                scan.busy[n][c] &= !bit;
+        // The early points in `[start, end)` where `v` is live.
+        for &(a, b) in r.of(v) {
+            if a >= end {
+                break;
+            }
+            let (lo, hi) = (a.max(start), b.min(end));
+            for n in lo.div_ceil(2)..hi.div_ceil(2) {
+                let n = n as usize;
+                if scan.taken[n][c] & bit == 0 {
+                    scan.busy[n][c] &= !bit;
+                }
             }
         }
     }

@@ -646,7 +646,8 @@ impl<'a> Scan<'a> {
         // Walk the conflicts and the vreg's ranges together.
         let rs = self.r.of(x.vreg as usize);
         let mut j = rs.partition_point(|r| r.1 <= x.start);
-        for &(pos, owner) in list {
+        let mut i = 0;
+        while let Some(&(pos, owner)) = list.get(i) {
             if pos >= limit {
                 break;
             }
@@ -656,9 +657,16 @@ impl<'a> Scan<'a> {
             if j == rs.len() {
                 break;
             }
-            if owner != x.vreg + 1 && rs[j].0 <= pos {
+            if rs[j].0 > pos {
+                // In a hole: on to the conflicts where the vreg is live again.
+                let live = rs[j].0;
+                i += list[i..].partition_point(|e| e.0 < live);
+                continue;
+            }
+            if owner != x.vreg + 1 {
                 return pos;
             }
+            i += 1;
         }
         limit
     }
