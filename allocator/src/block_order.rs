@@ -20,7 +20,11 @@ use crate::loops::{LoopForest, NO_LOOP};
 /// loop always has such a block until it is complete, because only its
 /// header has predecessors outside it. An irreducible loop entered first at
 /// one entry may need a block outside it before its other entries become
-/// ready; it is then left unfinished and the order goes on.
+/// ready; it is then left unfinished and the order goes on. That happens
+/// only where no order keeping forward edges forward could keep the loop
+/// whole (a path of forward edges leaves it and comes back in, which a
+/// loop nested in an irreducible one can have), or inside a loop that is
+/// itself split: an outermost loop is always one run of blocks.
 pub fn compute(f: &Function) -> Vec<Block> {
     let rpo = cfg::reverse_postorder(f);
     let n = f.num_blocks();

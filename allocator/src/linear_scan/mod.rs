@@ -22,8 +22,10 @@
 //! sits in a suitable register.
 //!
 //! What it leaves out: interval pieces never move between registers except
-//! at splits, spill slots are never shared between values, and an
-//! irreducible loop's blocks are not always contiguous.
+//! at splits, and spill slots are never shared between values. A loop
+//! nested in an irreducible one is not contiguous when no order keeping
+//! the CFG's forward edges forward can make it so (see
+//! [`crate::block_order`]).
 
 mod assemble;
 mod homes;
