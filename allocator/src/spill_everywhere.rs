@@ -13,7 +13,7 @@
 
 use crate::function::Function;
 use crate::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
-use crate::inst_regs::{assign, RegSlot};
+use crate::inst_regs::{RegSlot, Search};
 use crate::machine::MachineEnv;
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
 use crate::operand::{OperandConstraint, OperandPos};
@@ -54,6 +54,13 @@ struct Run<'a> {
     alloc_mask: [u64; 3],
     allocatable: PRegSet,
     fixed_stack: PRegSet,
+    // Per-instruction buffers, kept so that no instruction allocates.
+    reused_input: Vec<bool>,
+    /// Per class: (operand, slot) of the operands that need a register.
+    want: [Vec<(usize, RegSlot)>; 3],
+    slots: Vec<RegSlot>,
+    search: Search,
+    stores: Vec<ParallelMove>,
 }
 
 fn slot(v: VReg) -> Allocation {
@@ -83,6 +90,11 @@ impl<'a> Run<'a> {
             alloc_mask,
             allocatable: env.allocatable_set(),
             fixed_stack: env.fixed_stack_set(),
+            reused_input: Vec::new(),
+            want: Default::default(),
+            slots: Vec::new(),
+            search: Search::default(),
+            stores: Vec::new(),
         }
     }
 
@@ -127,13 +139,18 @@ impl<'a> Run<'a> {
         }
         // Operands that need a register, per class: (operand, slot). A reuse
         // def rides on its input's slot, which then spans both points.
-        let mut reused_input = vec![false; ops.len()];
+        let mut reused_input = std::mem::take(&mut self.reused_input);
+        reused_input.clear();
+        reused_input.resize(ops.len(), false);
         for op in ops {
             if let OperandConstraint::Reuse(k) = op.constraint() {
                 reused_input[k] = true;
             }
         }
-        let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
+        let mut want = std::mem::take(&mut self.want);
+        for w in &mut want {
+            w.clear();
+        }
         let mut temps = 0;
         // A branch whose outgoing edge moves run before it (one successor,
         // with several predecessors): those moves may overwrite the home slot
@@ -191,21 +208,24 @@ impl<'a> Run<'a> {
                 },
             ));
         }
+        self.reused_input = reused_input;
         for (c, w) in want.iter().enumerate() {
             if w.is_empty() {
                 continue;
             }
-            let slots: Vec<RegSlot> = w.iter().map(|x| x.1).collect();
-            let Some(hws) = assign(&slots, 0, 0) else {
+            self.slots.clear();
+            self.slots.extend(w.iter().map(|x| x.1));
+            if !self.search.run(&self.slots, 0, 0) {
                 return Err(AllocError::Impossible(format!(
                     "{i}: its {} operands cannot all get registers at once",
                     RegClass::from_index(c)
                 )));
-            };
-            for (&(k, _), hw) in w.iter().zip(hws) {
+            }
+            for (&(k, _), &hw) in w.iter().zip(&self.search.result) {
                 self.allocs[base + k] = Allocation::Reg(PReg::new(hw, RegClass::from_index(c)));
             }
         }
+        self.want = want;
         for (k, op) in ops.iter().enumerate() {
             if let OperandConstraint::Reuse(t) = op.constraint() {
                 self.allocs[base + k] = self.allocs[base + t];
@@ -219,36 +239,48 @@ impl<'a> Run<'a> {
                 if let Allocation::Reg(r) = a {
                     loaded.insert(r);
                 }
-                {
-                    self.set.push(ParallelMove {
-                        from: slot(op.vreg()),
-                        to: a,
-                        class: op.class(),
-                    });
-                }
+                self.set.push(ParallelMove {
+                    from: slot(op.vreg()),
+                    to: a,
+                    class: op.class(),
+                });
             }
         }
         self.flush(ProgPoint::before(i), PHASE_LOAD, self.allocatable);
         // Defs written to a register go back to their slot: after the
         // instruction, or for a branch at the top of each successor.
-        let mut stores: Vec<ParallelMove> = Vec::new();
+        let mut stores = std::mem::take(&mut self.stores);
+        stores.clear();
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
             if op.is_def() && a != slot(op.vreg()) {
-                {
-                    stores.push(ParallelMove {
-                        from: a,
-                        to: slot(op.vreg()),
-                        class: op.class(),
-                    });
-                }
+                stores.push(ParallelMove {
+                    from: a,
+                    to: slot(op.vreg()),
+                    class: op.class(),
+                });
             }
         }
+        let result = self.place_stores(i, &stores, loaded);
+        self.stores = stores;
+        result
+    }
+
+    /// Queues the stores of defs written to registers (and, at a branch,
+    /// the moves of its edges) after instruction `i`; `loaded` are the
+    /// registers its uses were loaded into.
+    fn place_stores(
+        &mut self,
+        i: Inst,
+        stores: &[ParallelMove],
+        loaded: PRegSet,
+    ) -> Result<(), AllocError> {
+        let f = self.f;
         if f.is_ret(i) {
             return Ok(());
         }
         if !f.is_branch(i) {
-            self.set.extend_from_slice(&stores);
+            self.set.extend_from_slice(stores);
             self.flush(ProgPoint::after(i), 0, self.allocatable);
             return Ok(());
         }
@@ -262,7 +294,7 @@ impl<'a> Run<'a> {
                 });
             }
             if f.block_preds(s).len() == 1 {
-                self.set.extend_from_slice(&stores);
+                self.set.extend_from_slice(stores);
                 let first = f.block_insts(s).first();
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, self.allocatable);
             } else {
