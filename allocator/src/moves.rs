@@ -23,12 +23,15 @@
 //! for the cycle (saved to an extra spill slot and restored after); else the
 //! extra spill slot anyway. Memory-to-memory moves (spill slots and fixed
 //! stack locations are memory) are never emitted: each goes through the
-//! scratch register, a free register, or a borrowed one that is saved and
-//! restored around it.
+//! scratch register, a free register, a register the set overwrites and
+//! never reads whose own move has not run yet (moves into such registers
+//! are emitted last where the order allows), or a borrowed one that is
+//! saved and restored around it.
 
 use crate::index::{PReg, PRegSet, RegClass, SpillSlot};
 use crate::machine::MachineEnv;
 use crate::output::{Allocation, Move};
+use std::cell::Cell;
 
 /// One move of a parallel set: `to := from`, moving a value of `class`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +66,9 @@ pub struct ResolveStats {
     pub mem_to_mem: usize,
     /// Of those, routed through a borrowed (saved and restored) register.
     pub mem_to_mem_borrowed: usize,
+    /// Of those, routed through a register the set overwrites later and
+    /// never reads (free of charge, like a spare one).
+    pub mem_to_mem_doomed: usize,
 }
 
 const NONE: u32 = u32::MAX;
@@ -88,6 +94,10 @@ pub struct MoveResolver {
     head_of: Vec<u32>,
     stack: Vec<u32>,
     post: Vec<Step>,
+    /// Registers the set overwrites and never reads: their values are dead
+    /// at the set's point, so until their own move they may carry memory
+    /// to memory moves. Moves into them go last where the order allows.
+    doomed: PRegSet,
 }
 
 /// A dense key per location: pregs first, then spill slots.
@@ -161,10 +171,42 @@ impl MoveResolver {
             any_succ |= s != NONE;
             self.succ.push(s);
         }
+        let fixed_stack = ctx.env.fixed_stack_set();
+        let mut read = PRegSet::empty();
+        let mut written = PRegSet::empty();
+        for m in &self.moves {
+            if let Allocation::Reg(r) = m.from {
+                read.insert(r);
+            }
+            if let Allocation::Reg(r) = m.to {
+                written.insert(r);
+            }
+        }
+        self.doomed = PRegSet::empty();
+        for r in written.iter() {
+            if !read.contains(r) && !fixed_stack.contains(r) {
+                self.doomed.insert(r);
+            }
+        }
         self.post.clear();
         if !any_succ {
-            // Fast path: no move overwrites another's source.
-            self.post.extend((0..n as u32).rev().map(Step::Move));
+            // Fast path: no move overwrites another's source. `post` is
+            // emitted backwards: moves into doomed registers last.
+            let doomed = self.doomed;
+            let into_doomed = |m: &ParallelMove| m.to.as_reg().is_some_and(|r| doomed.contains(r));
+            let moves = &self.moves;
+            self.post.extend(
+                (0..n as u32)
+                    .rev()
+                    .filter(|&m| into_doomed(&moves[m as usize]))
+                    .map(Step::Move),
+            );
+            self.post.extend(
+                (0..n as u32)
+                    .rev()
+                    .filter(|&m| !into_doomed(&moves[m as usize]))
+                    .map(Step::Move),
+            );
         } else {
             self.order();
         }
@@ -183,8 +225,21 @@ impl MoveResolver {
         let mut broken = std::mem::take(&mut self.stack);
         broken.clear();
         // `broken` doubles as the walk's stack; broken moves are marked in
-        // `state` as 3 once finished.
-        for m0 in 0..n as u32 {
+        // `state` as 3 once finished. Walks from moves into doomed registers
+        // come first, so that they are emitted last (no move reads what
+        // those write, so no walk reaches them).
+        let doomed = self.doomed;
+        let moves = &self.moves;
+        let into_doomed = |m: u32| {
+            moves[m as usize]
+                .to
+                .as_reg()
+                .is_some_and(|r| doomed.contains(r))
+        };
+        let roots = (0..n as u32)
+            .filter(|&m| into_doomed(m))
+            .chain((0..n as u32).filter(|&m| !into_doomed(m)));
+        for m0 in roots {
             if self.state[m0 as usize] != 0 {
                 continue;
             }
@@ -226,12 +281,10 @@ impl MoveResolver {
             Allocation::Reg(r) => fixed_stack.contains(r),
             Allocation::None => false,
         };
-        let mut involved = PRegSet::empty();
+        let mut involved = self.doomed;
         for m in &self.moves {
-            for a in [m.from, m.to] {
-                if let Allocation::Reg(r) = a {
-                    involved.insert(r);
-                }
+            if let Allocation::Reg(r) = m.from {
+                involved.insert(r);
             }
         }
         // Free registers the set does not touch: ours to overwrite.
@@ -242,6 +295,7 @@ impl MoveResolver {
         let router = Router {
             env,
             spare,
+            doomed: Cell::new(self.doomed),
             extra: ctx.extra_slots,
             is_mem: &is_mem,
         };
@@ -349,6 +403,9 @@ impl MoveResolver {
 struct Router<'a> {
     env: &'a MachineEnv,
     spare: PRegSet,
+    /// Registers the set overwrites without reading them whose own move has
+    /// not been emitted yet.
+    doomed: Cell<PRegSet>,
     /// `[0]`: a cycle's scratch or the save of its borrowed register;
     /// `[1]`: the save of a register borrowed for routing.
     extra: [SpillSlot; 2],
@@ -384,6 +441,11 @@ impl Router<'_> {
         if from == to {
             return;
         }
+        if let Allocation::Reg(r) = to {
+            let mut d = self.doomed.get();
+            d.remove(r);
+            self.doomed.set(d);
+        }
         if !((self.is_mem)(from) && (self.is_mem)(to)) {
             out.push(Move { from, to });
             return;
@@ -403,6 +465,15 @@ impl Router<'_> {
             return via(s, out);
         }
         if let Some(r) = self.spare_reg(class, live_t) {
+            return via(r, out);
+        }
+        let doomed = self.doomed.get().class_mask(class);
+        if let Some(r) = (0..64)
+            .filter(|&hw| doomed & (1 << hw) != 0)
+            .map(|hw| PReg::new(hw, class))
+            .find(|&r| Some(r) != live_t)
+        {
+            stats.mem_to_mem_doomed += 1;
             return via(r, out);
         }
         // Borrow: any allocatable register of the class but the live scratch.

@@ -277,6 +277,56 @@ fn stack_to_stack_goes_through_scratch_or_free_or_borrowed() {
     assert_eq!(st.mem_to_mem, 1);
 }
 
+/// A register the set writes and never reads holds nothing live until its
+/// own move: memory-to-memory moves go through it for free, and moves into
+/// such registers run last so that it stays available.
+#[test]
+fn a_register_the_set_overwrites_carries_memory_moves_before_its_own() {
+    let env = machine(1, false, false);
+    // The move into p0 comes first in the set: it still runs last.
+    let (out, st) = resolve(&[(s(2), r(0)), (s(0), s(1))], &env, PRegSet::empty());
+    assert_eq!(
+        out,
+        vec![
+            Move {
+                from: s(0),
+                to: r(0)
+            },
+            Move {
+                from: r(0),
+                to: s(1)
+            },
+            Move {
+                from: s(2),
+                to: r(0)
+            }
+        ]
+    );
+    assert_eq!(
+        (st.mem_to_mem, st.mem_to_mem_doomed, st.mem_to_mem_borrowed),
+        (1, 1, 0)
+    );
+    // With an order to find (p1 is read before it is overwritten), the
+    // chain into p0 still runs after the memory move.
+    let env = machine(2, false, false);
+    let (out, st) = resolve(
+        &[(r(1), r(0)), (s(0), r(1)), (s(1), s(2))],
+        &env,
+        PRegSet::empty(),
+    );
+    assert_eq!(out.len(), 4, "{out:?}");
+    assert_eq!((st.mem_to_mem_doomed, st.mem_to_mem_borrowed), (1, 0));
+    // A register the set reads is not free to carry anything: p0 is
+    // borrowed (saved and restored) instead.
+    let (out, st) = resolve(
+        &[(r(0), s(3)), (s(0), s(1))],
+        &machine(1, false, false),
+        PRegSet::empty(),
+    );
+    assert_eq!((st.mem_to_mem_doomed, st.mem_to_mem_borrowed), (0, 1));
+    assert_eq!(out.len(), 5, "{out:?}");
+}
+
 #[test]
 fn long_cycles_need_one_scratch() {
     for len in 2..40usize {
