@@ -325,6 +325,14 @@ fn a_register_the_set_overwrites_carries_memory_moves_before_its_own() {
     );
     assert_eq!((st.mem_to_mem_doomed, st.mem_to_mem_borrowed), (0, 1));
     assert_eq!(out.len(), 5, "{out:?}");
+    // Any register of the class can serve, not only the first.
+    let (out, st) = resolve(
+        &[(r(0), s(3)), (s(2), r(1)), (s(0), s(1))],
+        &machine(2, false, false),
+        PRegSet::empty(),
+    );
+    assert_eq!((st.mem_to_mem_doomed, st.mem_to_mem_borrowed), (1, 0));
+    assert_eq!(out.len(), 4, "{out:?}");
 }
 
 #[test]
