@@ -171,25 +171,11 @@ impl MoveResolver {
             any_succ |= s != NONE;
             self.succ.push(s);
         }
-        let fixed_stack = ctx.env.fixed_stack_set();
-        let mut read = PRegSet::empty();
-        let mut written = PRegSet::empty();
-        for m in &self.moves {
-            if let Allocation::Reg(r) = m.from {
-                read.insert(r);
-            }
-            if let Allocation::Reg(r) = m.to {
-                written.insert(r);
-            }
-        }
-        self.doomed = PRegSet::empty();
-        for r in written.iter() {
-            if !read.contains(r) && !fixed_stack.contains(r) {
-                self.doomed.insert(r);
-            }
-        }
+        self.find_doomed(ctx);
         self.post.clear();
-        if !any_succ {
+        if !any_succ && self.doomed == PRegSet::empty() {
+            self.post.extend((0..n as u32).rev().map(Step::Move));
+        } else if !any_succ {
             // Fast path: no move overwrites another's source. `post` is
             // emitted backwards: moves into doomed registers last.
             let doomed = self.doomed;
@@ -212,6 +198,34 @@ impl MoveResolver {
         }
         self.emit(ctx, out, &mut stats);
         stats
+    }
+
+    /// Sets `doomed`, which only memory-to-memory moves use: left empty
+    /// when the set has none.
+    fn find_doomed(&mut self, ctx: &MoveContext) {
+        self.doomed = PRegSet::empty();
+        let fixed_stack = |r: PReg| ctx.env.fixed_stack[r.class().index()].contains(&r);
+        let is_mem = |a: Allocation| match a {
+            Allocation::Stack(_) => true,
+            Allocation::Reg(r) => fixed_stack(r),
+            Allocation::None => false,
+        };
+        if !self.moves.iter().any(|m| is_mem(m.from) && is_mem(m.to)) {
+            return;
+        }
+        let mut read = PRegSet::empty();
+        for m in &self.moves {
+            if let Allocation::Reg(r) = m.from {
+                read.insert(r);
+            }
+        }
+        for m in &self.moves {
+            if let Allocation::Reg(r) = m.to {
+                if !read.contains(r) && !fixed_stack(r) {
+                    self.doomed.insert(r);
+                }
+            }
+        }
     }
 
     /// Fills `post` in postorder of the "must come before" graph, with the
@@ -281,10 +295,12 @@ impl MoveResolver {
             Allocation::Reg(r) => fixed_stack.contains(r),
             Allocation::None => false,
         };
-        let mut involved = self.doomed;
+        let mut involved = PRegSet::empty();
         for m in &self.moves {
-            if let Allocation::Reg(r) = m.from {
-                involved.insert(r);
+            for a in [m.from, m.to] {
+                if let Allocation::Reg(r) = a {
+                    involved.insert(r);
+                }
             }
         }
         // Free registers the set does not touch: ours to overwrite.
