@@ -92,6 +92,10 @@ pub fn assemble(
                     continue;
                 }
                 let mut src = loc_at(v, p);
+                // Read in place from a register: no move, whatever came before.
+                if src == a && matches!(src, Allocation::Reg(_)) {
+                    continue;
+                }
                 // Where the value was just before this instruction, when that
                 // is in the same block: its previous part, or the operand of
                 // the instruction just before that defined it.
@@ -460,12 +464,16 @@ fn sink_defs_into_slots(
                 || !(w == v && start >= s && start < e) && homes.at(w, start) == loc)
     };
     // A live value: only edges leaving the first part matter, so each
-    // value looks at the blocks (in linear order) that end inside it.
+    // value not yet known to be read looks at the blocks (in linear order)
+    // that end inside it.
     let mut linear = vec![0u32; f.num_blocks()];
     for (k, &b) in layout.order.iter().enumerate() {
         linear[b.index()] = k as u32;
     }
-    for v in (0..nv).filter(|&v| def_op[v] != NO) {
+    for v in 0..nv {
+        if def_op[v] == NO || part_read[v] {
+            continue;
+        }
         let (s, e, _) = first(v);
         let from = linear[f.block_of(layout.inst(s)).index()] as usize;
         'blocks: for &b in &layout.order[from..] {
