@@ -28,9 +28,9 @@
 //! are emitted last where the order allows), or a borrowed one that is
 //! saved and restored around it.
 
-use crate::index::{PReg, PRegSet, RegClass, SpillSlot};
-use crate::machine::MachineEnv;
-use crate::output::{Allocation, Move};
+use crate::ir::index::{PReg, PRegSet, RegClass, SpillSlot};
+use crate::ir::machine::MachineEnv;
+use crate::ir::output::{Allocation, Move};
 use std::cell::Cell;
 
 /// One move of a parallel set: `to := from`, moving a value of `class`.

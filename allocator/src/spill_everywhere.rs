@@ -11,14 +11,14 @@
 //! before a branch (after the loads, since the branch may read a parameter
 //! of its own block that those moves overwrite).
 
-use crate::function::Function;
-use crate::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::inst_regs::{RegSlot, Search};
-use crate::machine::MachineEnv;
+use crate::interface::{AllocError, Allocator};
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::{OperandConstraint, OperandPos};
+use crate::ir::output::{Allocation, Move, Output};
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
-use crate::operand::{OperandConstraint, OperandPos};
-use crate::output::{Allocation, Move, Output};
-use crate::registry::{AllocError, Allocator};
 
 /// See the module documentation.
 pub struct SpillEverywhere;

@@ -2,7 +2,8 @@
 
 mod common;
 
-use allocator::{block_order, cfg, domtree, liveness, loops, Block};
+use allocator::analysis::{block_order, cfg, domtree, liveness, loops};
+use allocator::Block;
 use common::random_function;
 
 #[test]
@@ -171,7 +172,7 @@ fn block_order_is_topological_and_splits_only_loops_it_must() {
         }
         // Every loop is one run of blocks, unless no such order exists
         // (only in irreducible CFGs) or the loop it is nested in is split.
-        let reducible = cfg::is_reducible(&f, &dom);
+        let reducible = domtree::is_reducible(&f, &dom);
         let forest = loops::LoopForest::new(&f);
         let mut is_split = vec![false; forest.size.len()];
         for l in 0..forest.size.len() as u32 {

@@ -5,8 +5,8 @@
 
 mod common;
 
-use allocator::text::{parse, parse_and_validate, print};
-use allocator::{cfg, domtree, liveness, loops};
+use allocator::analysis::{cfg, domtree, liveness, loops};
+use allocator::ir::text::{parse, parse_and_validate, print};
 use common::case_files;
 
 #[test]

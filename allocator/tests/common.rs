@@ -9,16 +9,7 @@ use std::path::PathBuf;
 
 /// The `.ra` files of `tests/cases/<sub>`, sorted by name.
 pub fn case_files(sub: &str) -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/cases")
-        .join(sub);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
-        .collect();
-    files.sort();
-    files
+    allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
 }
 
 /// A random, structurally sound (not necessarily valid) function: random

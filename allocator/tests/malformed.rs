@@ -3,7 +3,7 @@
 
 mod common;
 
-use allocator::text::parse_and_validate;
+use allocator::ir::text::parse_and_validate;
 use common::case_files;
 use rand::{Rng, SeedableRng};
 

@@ -21,9 +21,9 @@
 //! machine, spill slot bounds, register classes, interference inside one
 //! instruction, defs in clobbered registers and the placement of edits.
 
-use allocator::cfg::{postorder, reverse_postorder};
-use allocator::liveness;
-use allocator::validate::Site;
+use allocator::analysis::cfg::{postorder, reverse_postorder};
+use allocator::analysis::liveness;
+use allocator::ir::validate::Site;
 use allocator::{
     Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint,
     OperandPos, Output, PReg, PRegRole, PRegSet, ProgPoint, VReg,

@@ -2,23 +2,20 @@
 //! point of its semantics (the order of effects within an instruction,
 //! distinct values per def, poison, bounds) and of its messages.
 
-use allocator::text::parse;
+use allocator::ir::text::parse;
 use allocator::{Allocation, Inst, Move, PReg, ProgPoint, RegClass, SpillSlot};
 use checker::interp::run;
 
-const MACHINE: &str = "machine
-  int    preferred p0i-p3i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+fn machine() -> String {
+    allocator::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
+}
 
 /// Parses a case (valid function) and its allocation without validating the
 /// allocation.
 fn case(body: &str) -> (allocator::Function, allocator::Output) {
-    let src = format!("{MACHINE}{body}");
+    let src = format!("{}{body}", machine());
     let (c, _) = parse(src.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    assert!(allocator::validate::validate(&c.func, &c.machine).is_empty());
+    assert!(allocator::ir::validate::validate(&c.func, &c.machine).is_empty());
     (c.func, c.output.unwrap())
 }
 

@@ -3,17 +3,14 @@
 //! `# expect: moves N` line names, so a change in the allocator's choices
 //! shows up here.
 
-use allocator::text::parse_and_validate;
+use allocator::ir::text::parse_and_validate;
 use allocator::Allocator;
 use checker::{check, interp};
-use std::path::Path;
 
 #[test]
 fn design_point_cases_pass_both_oracles_with_their_move_counts() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/linear_scan");
     let mut n = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
+    for path in allocator::fixtures::ra_files("tests/cases/linear_scan") {
         let text = std::fs::read_to_string(&path).unwrap();
         let expect: usize = text
             .lines()

@@ -2,7 +2,7 @@
 //! allocations of generated cases; the checker's error cases with their exact
 //! messages; the interpreter against deliberate faults.
 
-use allocator::text::parse_and_validate;
+use allocator::ir::text::parse_and_validate;
 use allocator::{Allocation, Allocator, Inst, Move, PReg, ProgPoint, RegClass};
 use checker::interp;
 use rand::{Rng, SeedableRng};
@@ -23,16 +23,7 @@ fn check(
 }
 
 fn files(sub: &str) -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/cases")
-        .join(sub);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
-        .collect();
-    v.sort();
-    v
+    allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
 }
 
 #[test]
@@ -96,7 +87,7 @@ fn every_allocator_on_ten_thousand_generated_cases() {
                 panic!(
                     "{} on input {n}: {e}\n{}",
                     a.name(),
-                    allocator::text::print(&case)
+                    allocator::ir::text::print(&case)
                 )
             });
             let errs = check(&case.func, &case.machine, &out);
@@ -106,7 +97,7 @@ fn every_allocator_on_ten_thousand_generated_cases() {
                 panic!(
                     "{} on input {n}: {e}\n{}",
                     a.name(),
-                    allocator::text::print(&c)
+                    allocator::ir::text::print(&c)
                 );
             }
             interp::run(&case.func, &out, n as u64, 2_000)
@@ -156,12 +147,8 @@ fn checker_error_cases_report_exactly_their_errors() {
 
 #[test]
 fn the_interpreter_catches_a_dropped_reload_and_a_clobber() {
-    let src = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+    let src = format!(
+        "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op clobbers(p0i, p1i)
@@ -174,7 +161,9 @@ allocation
   edit before inst2: stack0 -> p1i
   inst2: p1i
 end
-";
+",
+        allocator::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
+    );
     let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
     let out = case.output.clone().unwrap();
     assert!(check(&case.func, &case.machine, &out).is_empty());

@@ -64,7 +64,7 @@ fn main() {
         let input = Input::Bytes(std::fs::read(&f.path).expect("the engine saved it"));
         if let Ok(o) = reduce_input(&target, &input, &Options::default()) {
             if let Input::Case(c) = &o.reduced {
-                println!("reduced:\n{}", allocator::text::print(c));
+                println!("reduced:\n{}", allocator::ir::text::print(c));
             }
         }
     }

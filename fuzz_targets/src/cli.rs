@@ -1,7 +1,7 @@
 //! The subcommands of `rafuzz`, as functions that write to a sink and return
 //! the exit status, so tests can run them without a process.
 
-use allocator::text::parse_and_validate;
+use allocator::ir::text::parse_and_validate;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -72,7 +72,7 @@ pub fn gen(seed: u64, size: usize, raw: bool, out: &mut dyn Write) -> i32 {
         return 0;
     }
     let case = ssagen::generate_from_bytes(&bytes, &ssagen::Config::default());
-    let _ = out.write_all(allocator::text::print(&case).as_bytes());
+    let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
     0
 }
 
@@ -86,7 +86,7 @@ pub fn gen_stats(count: usize, size: usize, seed: u64, out: &mut dyn Write) -> i
         let t = std::time::Instant::now();
         let case = ssagen::generate_from_bytes(&bytes, &config);
         stats.gen_nanos += t.elapsed().as_nanos();
-        let valid = allocator::validate::validate(&case.func, &case.machine).is_empty()
+        let valid = allocator::ir::validate::validate(&case.func, &case.machine).is_empty()
             && ssagen::feasibility::check(&case.func, &case.machine).is_ok();
         stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
     }
@@ -179,7 +179,7 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
 fn load_case(
     path: &Path,
     out: &mut dyn Write,
-) -> Option<(allocator::Case, allocator::text::SourceMap)> {
+) -> Option<(allocator::Case, allocator::ir::text::SourceMap)> {
     let src = read_file(path, out)?;
     match parse_and_validate(&src) {
         Ok(x) => Some(x),
@@ -233,15 +233,17 @@ pub fn alloc(
                 cases += 1;
                 insts += case.func.num_insts();
                 let st = o.stats(|r| case.machine.role(r) == allocator::PRegRole::FixedStack);
-                let weighted =
-                    o.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
+                let weighted = o.weighted_moves(
+                    &case.func,
+                    &allocator::analysis::loops::loop_depths(&case.func),
+                );
                 let _ = writeln!(
                     out,
                     "# {name}: {} moves ({} spills, {} reloads, {} register moves), {weighted} loop-weighted, {} spill slots",
                     st.moves, st.spills, st.reloads, st.reg_moves, o.num_spillslots
                 );
                 case.output = Some(o);
-                let _ = out.write_all(allocator::text::print(&case).as_bytes());
+                let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
             }
             Err(e) => {
                 status = 1;
@@ -457,7 +459,7 @@ fn write_reduced(
                 describe(&o.original),
                 describe(&o.reduced),
                 replay_command(by, target, path),
-                allocator::text::print(c)
+                allocator::ir::text::print(c)
             );
             let _ = std::fs::write(path, text);
             path.to_path_buf()
@@ -510,7 +512,7 @@ fn outside_predicate(cmd: &str, dir: &Path, case: &allocator::Case) -> bool {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let path = dir.join(format!("candidate-{n}.ra"));
-    if std::fs::write(&path, allocator::text::print(case)).is_err() {
+    if std::fs::write(&path, allocator::ir::text::print(case)).is_err() {
         return false;
     }
     let ok = std::process::Command::new("sh")
@@ -689,7 +691,7 @@ pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) 
             Ok((case, _)) => match a.run(&case.func, &case.machine) {
                 Ok(o) => {
                     let mut s = String::new();
-                    allocator::text::print_allocation(&mut s, &case.func, &o);
+                    allocator::ir::text::print_allocation(&mut s, &case.func, &o);
                     s
                 }
                 Err(allocator::AllocError::Unsupported(m)) => {

@@ -328,7 +328,7 @@ fn save_finding(dir: &Path, t: &Target, input: &[u8], failure: &Failure) -> Path
         write_atomically(
             &d,
             &format!("{name}.ra"),
-            allocator::text::print(&case).as_bytes(),
+            allocator::ir::text::print(&case).as_bytes(),
         );
     }
     d.join(name)

@@ -194,7 +194,7 @@ impl Allocator for External {
             func: func.clone(),
             output: None,
         };
-        let text = allocator::text::print(&case);
+        let text = allocator::ir::text::print(&case);
         let mut slot = self
             .procs
             .iter()
@@ -232,7 +232,7 @@ fn parse_reply(case_text: &str, reply: &[String]) -> Result<Output, AllocError> 
         full.push('\n');
     }
     let offset = case_text.lines().count();
-    match allocator::text::parse_and_validate(full.as_bytes()) {
+    match allocator::ir::text::parse_and_validate(full.as_bytes()) {
         Ok((c, _)) => c
             .output
             .ok_or_else(|| AllocError::Failed("the reply holds no allocation section".to_string())),

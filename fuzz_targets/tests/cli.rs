@@ -19,14 +19,15 @@ fn root() -> PathBuf {
 }
 
 fn cases(sub: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(root().join("tests/cases").join(sub))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
-        .map(|p| p.strip_prefix(root()).unwrap().display().to_string())
-        .collect();
-    v.sort();
-    v
+    allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
+        .into_iter()
+        .map(|p| {
+            p.strip_prefix(allocator::fixtures::repo_root())
+                .unwrap()
+                .display()
+                .to_string()
+        })
+        .collect()
 }
 
 #[test]
@@ -92,7 +93,7 @@ fn gen_is_reproducible_and_valid() {
     assert_eq!(a, b, "the same seed gives the same case");
     let (_, c) = rafuzz(&["gen", "--seed", "8", "--size", "512"]);
     assert_ne!(a, c);
-    let (case, _) = allocator::text::parse_and_validate(a.as_bytes()).unwrap();
+    let (case, _) = allocator::ir::text::parse_and_validate(a.as_bytes()).unwrap();
     assert!(case.output.is_none());
 }
 
@@ -256,7 +257,7 @@ fn reduce_by_target_writes_a_small_case_that_still_fails() {
         text.starts_with("# Reduced by `rafuzz reduce` from "),
         "{text}"
     );
-    let (small, _) = allocator::text::parse_and_validate(text.as_bytes()).unwrap();
+    let (small, _) = allocator::ir::text::parse_and_validate(text.as_bytes()).unwrap();
     assert!(small.func.num_insts() <= 10, "{text}");
     // The replay command fails the same way; the original target passes.
     let (code, replay) = rafuzz(&["run", "fault_swap_reuse", &out_path]);
@@ -337,9 +338,12 @@ fn reduce_by_outside_predicate() {
         "{out}"
     );
     let text = std::fs::read_to_string(&out_path).unwrap();
-    let (small, _) = allocator::text::parse_and_validate(text.as_bytes()).unwrap();
+    let (small, _) = allocator::ir::text::parse_and_validate(text.as_bytes()).unwrap();
     assert!(small.func.num_insts() <= 3, "{text}");
-    assert!(allocator::text::print(&small).contains("reuse("), "{text}");
+    assert!(
+        allocator::ir::text::print(&small).contains("reuse("),
+        "{text}"
+    );
     // A predicate that does not hold on the input is an error.
     let (code, out) = rafuzz(&["reduce", "--predicate", "false", &case]);
     assert_eq!(code, 1, "{out}");

@@ -31,7 +31,7 @@ fn the_example_program_answers_what_its_allocator_computes() {
     for c in cases(60, 2048) {
         let inside = allocator::linear_scan::LinearScan.run(&c.func, &c.machine);
         let outside = ext.run(&c.func, &c.machine);
-        assert_eq!(outside, inside, "{}", allocator::text::print(&c));
+        assert_eq!(outside, inside, "{}", allocator::ir::text::print(&c));
     }
 }
 

@@ -3,18 +3,13 @@
 //! panic, an endless loop or an allocation; ours say `impossible` and name
 //! the instruction.
 
-use allocator::text::parse_and_validate;
 use allocator::AllocError;
-use std::path::PathBuf;
 
 #[test]
 fn every_allocator_refuses_each_impossible_case_with_an_error() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/cases/impossible");
     let mut n = 0;
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let path = e.unwrap().path();
-        let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
+    for path in allocator::fixtures::ra_files("tests/cases/impossible") {
+        let case = allocator::fixtures::read_case(&path);
         for a in fuzz_targets::allocators() {
             let r = fuzz_targets::panics::catch(|| a.run(&case.func, &case.machine));
             match r {

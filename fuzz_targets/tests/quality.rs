@@ -1,10 +1,8 @@
 //! Allocation quality: the linear scan against the spill-everywhere
 //! baseline, by move count and by loop-weighted move count.
 
-use allocator::text::parse_and_validate;
 use allocator::Allocator;
 use rand::{Rng, SeedableRng};
-use std::path::Path;
 
 fn moves(a: &dyn Allocator, case: &allocator::Case, depth: &[u32]) -> (usize, u64) {
     let out = a.run(&case.func, &case.machine).unwrap();
@@ -15,20 +13,15 @@ fn moves(a: &dyn Allocator, case: &allocator::Case, depth: &[u32]) -> (usize, u6
 /// baseline needs any.
 #[test]
 fn linear_scan_beats_spill_everywhere_on_every_hand_written_case() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut n = 0;
     for dir in [
         "tests/cases/valid",
         "tests/cases/linear_scan",
         "tests/regressions",
     ] {
-        for e in std::fs::read_dir(root.join(dir)).unwrap() {
-            let path = e.unwrap().path();
-            if path.extension().is_none_or(|x| x != "ra") {
-                continue;
-            }
-            let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap()).unwrap();
-            let depth = allocator::loops::loop_depths(&case.func);
+        for path in allocator::fixtures::ra_files(dir) {
+            let case = allocator::fixtures::read_case(&path);
+            let depth = allocator::analysis::loops::loop_depths(&case.func);
             let (l, lw) = moves(&allocator::linear_scan::LinearScan, &case, &depth);
             let (s, sw) = moves(&allocator::spill_everywhere::SpillEverywhere, &case, &depth);
             let ok = if s == 0 { l == 0 } else { l < s && lw < sw };
@@ -54,7 +47,7 @@ fn linear_scan_needs_fewer_moves_than_spill_everywhere_on_generated_cases() {
         let len = rng.gen_range(64..=6000);
         let bytes: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
         let case = ssagen::generate_from_bytes(&bytes, &ssagen::Config::default());
-        let depth = allocator::loops::loop_depths(&case.func);
+        let depth = allocator::analysis::loops::loop_depths(&case.func);
         let a = moves(&allocator::linear_scan::LinearScan, &case, &depth);
         let b = moves(&allocator::spill_everywhere::SpillEverywhere, &case, &depth);
         if a.0 < b.0 || b.0 == 0 {

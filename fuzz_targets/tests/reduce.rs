@@ -39,13 +39,14 @@ fn assert_small_same_failure(t: &Target, c: &Case, sig: &Signature) {
         "{}: reduced to {} instructions:\n{}",
         t.name,
         c.func.num_insts(),
-        allocator::text::print(c)
+        allocator::ir::text::print(c)
     );
     let again = t.case_failure(c).unwrap().expect("the reduced case passes");
     assert_eq!(&again.signature, sig, "{}: the failure changed", t.name);
     // It survives the text format, as a reproducer must.
-    let (parsed, _) = allocator::text::parse_and_validate(allocator::text::print(c).as_bytes())
-        .expect("the reduced case parses");
+    let (parsed, _) =
+        allocator::ir::text::parse_and_validate(allocator::ir::text::print(c).as_bytes())
+            .expect("the reduced case parses");
     assert_eq!(
         t.case_failure(&parsed).unwrap().map(|f| f.signature),
         Some(sig.clone())
@@ -213,12 +214,16 @@ fn any_predicate_reduces_a_case() {
         .find(|c| c.func.num_insts() > 100)
         .unwrap();
     let keep = |c: &Case| {
-        let text = allocator::text::print(c);
+        let text = allocator::ir::text::print(c);
         text.contains("reuse(") && c.func.blocks().any(|b| !c.func.block_params(b).is_empty())
     };
     assert!(keep(&case));
     let (r, stats) = reduce_case(&case, &keep, &Options::default());
     assert!(keep(&r) && is_candidate(&r));
-    assert!(r.func.num_insts() <= 6, "{}", allocator::text::print(&r));
+    assert!(
+        r.func.num_insts() <= 6,
+        "{}",
+        allocator::ir::text::print(&r)
+    );
     assert!(stats.kept > 0 && stats.tried >= stats.kept);
 }

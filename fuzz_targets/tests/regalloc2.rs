@@ -4,27 +4,16 @@
 //! allocator's output.
 #![cfg(feature = "regalloc2")]
 
-use allocator::text::parse_and_validate;
 use allocator::{AllocError, Allocator, Case};
 use fuzz_targets::judge::{judge, Oracles};
 use fuzz_targets::ra2::{self, cross_check, unsupported::Limitation};
 use std::path::PathBuf;
 
 fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(sub);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
-        .collect();
-    v.sort();
+    let v = allocator::fixtures::ra_files(sub);
     v.into_iter()
         .map(|p| {
-            let src = std::fs::read(&p).unwrap();
-            let (case, _) =
-                parse_and_validate(&src).unwrap_or_else(|e| panic!("{}: {}", p.display(), e[0]));
+            let case = allocator::fixtures::read_case(&p);
             (p, case)
         })
         .collect()
@@ -148,7 +137,7 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
         for a in fuzz_targets::allocators() {
             if let Ok(out) = a.run(&case.func, &case.machine) {
                 cross_check::cross_check(a.name(), case, &out)
-                    .unwrap_or_else(|f| panic!("{f}\n{}", allocator::text::print(case)));
+                    .unwrap_or_else(|f| panic!("{f}\n{}", allocator::ir::text::print(case)));
             }
         }
     }

@@ -12,7 +12,7 @@
 
 use crate::choices::Choices;
 use crate::config::Config;
-use allocator::cfg::Graph;
+use allocator::analysis::cfg::Graph;
 use allocator::Block;
 
 /// A CFG without instructions: at most two successors per block (none: the

@@ -11,8 +11,8 @@ use crate::choices::{weighted_from, Choices};
 use crate::config::Config;
 use crate::feasibility::{machine_masks, PointRegs, Span};
 use crate::machine::NONALLOC_HW;
-use allocator::cfg::Graph;
-use allocator::domtree::DomTree;
+use allocator::analysis::cfg::Graph;
+use allocator::analysis::domtree::DomTree;
 use allocator::{
     Block, Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
     OperandPos, PReg, RegClass, VReg,

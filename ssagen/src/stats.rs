@@ -2,7 +2,12 @@
 //! measure of what the generator can reach (`rafuzz gen --stats`).
 
 use allocator::{
-    cfg, domtree::DomTree, liveness, loops, Case, OperandConstraint, OperandPos, RegClass,
+    analysis::{
+        cfg,
+        domtree::{self, DomTree},
+        liveness, loops,
+    },
+    Case, OperandConstraint, OperandPos, RegClass,
 };
 use std::fmt::Write;
 
@@ -76,10 +81,10 @@ impl CaseFeatures {
         x.scratch = case.machine.scratch.iter().any(Option::is_some);
         x.fixed_stack = case.machine.fixed_stack.iter().any(|l| !l.is_empty());
         x.has_loop = loops::loop_depths(f).iter().any(|&d| d > 0);
-        x.irreducible = !cfg::is_reducible(f, &DomTree::new(f));
+        x.irreducible = !domtree::is_reducible(f, &DomTree::new(f));
         // Pressure: live values per class at every instruction boundary.
         let live = liveness::compute(f, &cfg::postorder(f));
-        let mut set = allocator::bitset::SparseBitSet::new();
+        let mut set = allocator::analysis::bitset::SparseBitSet::new();
         for b in f.blocks() {
             set.clone_from(&live.live_out[b.index()]);
             for (k, _) in f.block_succs(b).iter().enumerate() {
@@ -87,7 +92,7 @@ impl CaseFeatures {
                     set.insert(v.index());
                 }
             }
-            let mut measure = |set: &allocator::bitset::SparseBitSet| {
+            let mut measure = |set: &allocator::analysis::bitset::SparseBitSet| {
                 let mut n = [0usize; 3];
                 for v in set.iter() {
                     n[class[v].index()] += 1;

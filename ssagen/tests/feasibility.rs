@@ -1,7 +1,7 @@
 //! Each feasibility rule has a case that breaks it, which the independent
 //! checker must reject; generated cases must keep the machine rules.
 
-use allocator::text::parse;
+use allocator::ir::text::parse;
 use allocator::{PRegRole, RegClass};
 use ssagen::{
     feasibility::check,
@@ -10,17 +10,14 @@ use ssagen::{
     Config,
 };
 
-const MACHINE: &str = "machine
-  int    preferred p0i-p1i nonpreferred none scratch p2i
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+fn machine() -> String {
+    allocator::fixtures::machine(["p0i-p1i nonpreferred none scratch p2i", "p0f", "p0v"])
+}
 
 fn verdict(body: &str) -> Result<(), String> {
-    let src = format!("{MACHINE}function\n  block0:\n{body}end\n");
+    let src = format!("{}function\n  block0:\n{body}end\n", machine());
     let (case, _) = parse(src.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    let errs = allocator::validate::validate(&case.func, &case.machine);
+    let errs = allocator::ir::validate::validate(&case.func, &case.machine);
     assert!(errs.is_empty(), "{:?}", errs);
     check(&case.func, &case.machine)
 }
@@ -126,6 +123,6 @@ fn rule5_values_come_before_their_uses() {
             .map(|i| ((seed * 131 + i * 7) % 251) as u8)
             .collect();
         let case = generate_from_bytes(&bytes, &Config::cfg_only());
-        assert!(allocator::validate::validate(&case.func, &case.machine).is_empty());
+        assert!(allocator::ir::validate::validate(&case.func, &case.machine).is_empty());
     }
 }

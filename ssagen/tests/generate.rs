@@ -2,7 +2,11 @@
 //! valid, feasible case; the CFG has no critical edge and every block is
 //! reachable; structured mode is reducible; printing round-trips.
 
-use allocator::{cfg, domtree::DomTree, validate::validate};
+use allocator::analysis::{
+    cfg,
+    domtree::{self, DomTree},
+};
+use allocator::ir::validate::validate;
 use rand::{Rng, SeedableRng};
 use ssagen::{feasibility, generate_from_bytes, Config};
 
@@ -22,10 +26,13 @@ fn assert_valid(bytes: &[u8], config: &Config) -> allocator::Case {
         "invalid case ({} errors, first: {})\n{}",
         errs.len(),
         errs[0].message,
-        allocator::text::print(&case)
+        allocator::ir::text::print(&case)
     );
     if let Err(e) = feasibility::check(&case.func, &case.machine) {
-        panic!("infeasible case: {e}\n{}", allocator::text::print(&case));
+        panic!(
+            "infeasible case: {e}\n{}",
+            allocator::ir::text::print(&case)
+        );
     }
     case
 }
@@ -93,12 +100,12 @@ fn structured_mode_is_reducible_and_irreducible_mode_is_not_always() {
     for bytes in inputs(2000, 4096, 4) {
         let s = generate_from_bytes(&bytes, &structured);
         assert!(
-            cfg::is_reducible(&s.func, &DomTree::new(&s.func)),
+            domtree::is_reducible(&s.func, &DomTree::new(&s.func)),
             "{}",
-            allocator::text::print(&s)
+            allocator::ir::text::print(&s)
         );
         let i = generate_from_bytes(&bytes, &Config::cfg_only());
-        if !cfg::is_reducible(&i.func, &DomTree::new(&i.func)) {
+        if !domtree::is_reducible(&i.func, &DomTree::new(&i.func)) {
             irreducible_seen += 1;
         }
     }
@@ -112,8 +119,8 @@ fn structured_mode_is_reducible_and_irreducible_mode_is_not_always() {
 fn printing_round_trips() {
     for bytes in inputs(500, 4096, 5) {
         let case = generate_from_bytes(&bytes, &Config::default());
-        let text = allocator::text::print(&case);
-        let (again, _) = allocator::text::parse(text.as_bytes()).unwrap();
+        let text = allocator::ir::text::print(&case);
+        let (again, _) = allocator::ir::text::parse(text.as_bytes()).unwrap();
         assert_eq!(again, case);
     }
 }

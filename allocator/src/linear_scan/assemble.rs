@@ -20,13 +20,13 @@ use super::homes::Homes;
 use super::layout::Layout;
 use super::ranges::{members, Ranges};
 use super::scan::{Loc, Scan};
-use crate::cfg;
-use crate::function::Function;
-use crate::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
-use crate::machine::MachineEnv;
+use crate::analysis::cfg;
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::OperandConstraint;
+use crate::ir::output::{Allocation, Output};
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
-use crate::operand::OperandConstraint;
-use crate::output::{Allocation, Output};
 
 const EDGE_IN: u8 = 0;
 const SPLIT: u8 = 1;
@@ -623,19 +623,16 @@ fn define_in_home(
 
 #[cfg(test)]
 mod tests {
-    use crate::output::{Allocation, Output};
-    use crate::registry::Allocator;
-    use crate::text::parse_and_validate;
+    use crate::interface::Allocator;
+    use crate::ir::output::{Allocation, Output};
+    use crate::ir::text::parse_and_validate;
 
-    const MACHINE: &str = "machine
-  int    preferred p0i nonpreferred p1i scratch none
-  float  preferred p0f nonpreferred p2f scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+    fn machine() -> String {
+        crate::fixtures::machine(["p0i nonpreferred p1i", "p0f nonpreferred p2f", "p0v"])
+    }
 
     fn run(function: &str) -> Output {
-        run_on(MACHINE, function)
+        run_on(&machine(), function)
     }
 
     fn run_on(machine: &str, function: &str) -> Output {
@@ -699,14 +696,10 @@ end
         // reaches the edge into block3, where the next part is in p1f
         // again. Moved to the slot, that part would cost block3 a reload:
         // 4 moves instead of 3.
-        let machine = "machine
-  int    preferred none nonpreferred p3i scratch none
-  float  preferred p0f-p1f nonpreferred none scratch none
-  vector preferred none nonpreferred p2v scratch none
-end
-";
+        let machine =
+            crate::fixtures::machine(["none nonpreferred p3i", "p0f-p1f", "none nonpreferred p2v"]);
         let out = run_on(
-            machine,
+            &machine,
             "  block0:
     inst0: branch -> block1()
   block1:

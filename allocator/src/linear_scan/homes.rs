@@ -77,7 +77,7 @@ impl Homes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::{PReg, RegClass};
+    use crate::ir::index::{PReg, RegClass};
 
     fn part(vreg: u32, start: u32, end: u32, loc: Loc, next: u32) -> Part {
         Part {

@@ -1,6 +1,6 @@
 //! The linear order the scan walks and the positions it numbers.
 //!
-//! Blocks are laid out by [`crate::block_order`]: defs before uses, and every loop
+//! Blocks are laid out by [`crate::analysis::block_order`]: defs before uses, and every loop
 //! of a reducible CFG in one contiguous run of blocks. Instruction `n` of
 //! that order (counting from 0) has two positions: `2n`, its early point,
 //! and `2n + 1`, its late point. Moves happen between positions: the moves
@@ -8,8 +8,8 @@
 //! the half-open range from its first instruction's early point to one past
 //! its last instruction's late point.
 
-use crate::function::Function;
-use crate::index::{Block, Inst};
+use crate::ir::function::Function;
+use crate::ir::index::{Block, Inst};
 
 /// Positions of every instruction and block; see the module doc.
 pub struct Layout {
@@ -28,7 +28,7 @@ pub struct Layout {
 impl Layout {
     /// Lays out a valid function.
     pub fn new(f: &Function) -> Layout {
-        let order = crate::block_order::compute(f);
+        let order = crate::analysis::block_order::compute(f);
         let mut pos = vec![0u32; f.num_insts()];
         let mut inst_at = Vec::with_capacity(f.num_insts());
         let mut span = vec![(0, 0); f.num_blocks()];

@@ -2,7 +2,7 @@
 //! Franz's linear scan on SSA and the MoarVM expression JIT's allocator.
 //!
 //! - [`layout`]: blocks in the loop-contiguous order of
-//!   [`crate::block_order`], two positions per instruction (early and late
+//!   [`crate::analysis::block_order`], two positions per instruction (early and late
 //!   point);
 //! - [`ranges`]: lifetime intervals with holes from precise liveness, and
 //!   use positions;
@@ -25,7 +25,7 @@
 //! at splits, and spill slots are never shared between values. A loop
 //! nested in an irreducible one is not contiguous when no order keeping
 //! the CFG's forward edges forward can make it so (see
-//! [`crate::block_order`]).
+//! [`crate::analysis::block_order`]).
 
 mod assemble;
 mod homes;
@@ -33,10 +33,10 @@ mod layout;
 mod ranges;
 mod scan;
 
-use crate::function::Function;
-use crate::machine::MachineEnv;
-use crate::output::Output;
-use crate::registry::{AllocError, Allocator};
+use crate::interface::{AllocError, Allocator};
+use crate::ir::function::Function;
+use crate::ir::machine::MachineEnv;
+use crate::ir::output::Output;
 
 /// See the module documentation.
 pub struct LinearScan;

@@ -11,12 +11,12 @@
 //! is read at the branch's late point, after which edge moves run.
 
 use super::layout::Layout;
-use crate::bitset::SparseBitSet;
-use crate::cfg;
-use crate::function::Function;
-use crate::index::{Block, Inst, RegClass};
-use crate::liveness;
-use crate::operand::OperandPos;
+use crate::analysis::bitset::SparseBitSet;
+use crate::analysis::cfg;
+use crate::analysis::liveness;
+use crate::ir::function::Function;
+use crate::ir::index::{Block, Inst, RegClass};
+use crate::ir::operand::OperandPos;
 
 /// See the module doc.
 pub struct Ranges {
@@ -343,19 +343,15 @@ fn bucket_ascending<T, V: Copy + Default>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::parse;
+    use crate::ir::text::parse;
 
     #[test]
     fn block_sets_from_rows_and_from_sparse_agree() {
         // v0 lives around the loop; v70 (second word) from block1 to the
         // exit, not into block2 (whose back edge reaches its def); v2 only
         // inside block2.
-        let text = "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred none nonpreferred none scratch none
-  vector preferred none nonpreferred none scratch none
-end
-function
+        let text = format!(
+            "{}function
   block0:
     inst0: op def:v0i:any
     inst1: branch -> block1()
@@ -369,7 +365,9 @@ function
   block3:
     inst7: ret use:v0i:any use:v70i:any
 end
-";
+",
+            crate::fixtures::machine(["p0i", "none", "none"])
+        );
         // Not validated: vregs 1 and 3 to 69 are never defined.
         let (case, _) = parse(text.as_bytes()).unwrap();
         let f = &case.func;

@@ -37,14 +37,14 @@
 
 use super::layout::Layout;
 use super::ranges::Ranges;
-use crate::cfg;
-use crate::function::Function;
-use crate::index::{Inst, PReg, RegClass, SpillSlot};
+use crate::analysis::cfg;
 use crate::inst_regs::{RegSlot, Search};
-use crate::machine::MachineEnv;
-use crate::operand::{OperandConstraint, OperandKind, OperandPos};
-use crate::output::Allocation;
-use crate::registry::AllocError;
+use crate::interface::AllocError;
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, PReg, RegClass, SpillSlot};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::{OperandConstraint, OperandKind, OperandPos};
+use crate::ir::output::Allocation;
 use std::cell::Cell;
 
 pub const NONE: u32 = u32::MAX;
@@ -1163,7 +1163,7 @@ impl<'a> Scan<'a> {
 }
 
 /// `reused[k]` = the def operand reusing operand `k`, or `NONE`.
-fn mark_reused(ops: &[crate::operand::Operand], reused: &mut Vec<u32>) {
+fn mark_reused(ops: &[crate::ir::operand::Operand], reused: &mut Vec<u32>) {
     reused.clear();
     reused.resize(ops.len(), NONE);
     for (k, op) in ops.iter().enumerate() {
@@ -1199,8 +1199,8 @@ fn low_mask(n: usize) -> u64 {
 mod tests {
     use super::super::{layout::Layout, ranges::Ranges};
     use super::Scan;
-    use crate::registry::AllocError;
-    use crate::text::parse_and_validate;
+    use crate::interface::AllocError;
+    use crate::ir::text::parse_and_validate;
 
     #[test]
     fn the_work_bound_ends_the_scan_with_an_error() {
@@ -1208,19 +1208,17 @@ mod tests {
         // use: its interval is split, so the scan makes more parts than
         // vregs. With the bound lowered below that, the scan must stop
         // with `impossible`, not go on.
-        let text = "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let text = format!(
+            "{}function
   block0:
     inst0: op def:v0i:any
     inst1: op clobbers(p0i)
     inst2: op use:v0i:fixed(p0i)
     inst3: ret
 end
-";
+",
+            crate::fixtures::machine(["p0i", "p0f", "p0v"])
+        );
         let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
         let layout = Layout::new(&case.func);
         let ranges = Ranges::new(&case.func, &layout);

@@ -7,7 +7,7 @@
 
 use super::adapt;
 use crate::failure::{Failure, Oracle, Signature};
-use allocator::validate::Site;
+use allocator::ir::validate::Site;
 use allocator::{Case, OperandConstraint, OperandPos, Output};
 use checker::ErrorKind;
 use regalloc2 as ra2;
@@ -206,25 +206,23 @@ fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator::text::parse_and_validate;
+    use allocator::ir::text::parse_and_validate;
     use checker::CheckError;
 
     /// inst0 defines v0; inst1 reads v0 early and late and defines v1
     /// reusing its first use; inst2 reads v0 late with no reuse def.
     fn case() -> Case {
-        let src = "machine
-  int    preferred p0i-p3i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let src = format!(
+            "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op def:v1i:reuse(1) use:v0i:reg use:v0i:reg:late
     inst2: op use:v0i:reg:late use:v1i:reg
     inst3: ret
 end
-";
+",
+            allocator::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
+        );
         parse_and_validate(src.as_bytes()).unwrap().0
     }
 

@@ -142,7 +142,7 @@ impl Limitation {
                     && func
                         .block_succs(b)
                         .iter()
-                        .any(|&s| allocator::cfg::effective_preds(func, s) > 1)
+                        .any(|&s| allocator::analysis::cfg::effective_preds(func, s) > 1)
             }),
             Limitation::RepeatedStackUse => {
                 repeated_use(func, |_, o| o.constraint() == OperandConstraint::Stack)
@@ -191,7 +191,7 @@ impl Limitation {
                     && func
                         .block_succs(b)
                         .iter()
-                        .all(|&s| allocator::cfg::effective_preds(func, s) <= 1)
+                        .all(|&s| allocator::analysis::cfg::effective_preds(func, s) <= 1)
             }),
             Limitation::StackDefInFastalloc => func.insts().any(|i| {
                 func.inst_operands(i)

@@ -8,7 +8,7 @@
 //! SSA back together and [`Draft::renumber`] makes the vregs dense again.
 //! Whether the result is a valid, feasible case is for the validator to say.
 
-use allocator::domtree::DomTree;
+use allocator::analysis::domtree::DomTree;
 use allocator::{
     Block, Case, Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, PReg,
     RegClass, VReg,
@@ -437,7 +437,7 @@ fn strength(c: OperandConstraint) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator::text::{parse, print};
+    use allocator::ir::text::{parse, print};
 
     fn draft(src: &str) -> Draft {
         Draft::from_case(&parse(src.as_bytes()).unwrap().0)
@@ -448,18 +448,15 @@ mod tests {
         s[s.find("function").unwrap()..].to_string()
     }
 
-    const MACHINE: &str = "machine
-  int    preferred p0i-p3i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+    fn machine() -> String {
+        allocator::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
+    }
 
     /// A diamond: block0 defines v0, v1; block1 defines v2 and passes it
     /// to block3's parameter v4; block2 passes v1.
     fn diamond() -> Draft {
         draft(&format!(
-            "{MACHINE}function
+            "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op def:v1i:any use:v0i:reg
@@ -473,7 +470,8 @@ end
   block3(v4i):
     inst7: ret use:v4i:reg use:v0i:any
 end
-"
+",
+            machine()
         ))
     }
 
@@ -513,14 +511,15 @@ end
     #[test]
     fn repair_removes_a_parameter_no_value_can_feed() {
         let mut d = draft(&format!(
-            "{MACHINE}function
+            "{}function
   block0:
     inst0: op def:v0f:reg
     inst1: branch -> block1(v0f)
   block1(v1f):
     inst2: ret use:v1f:reg
 end
-"
+",
+            machine()
         ));
         d.blocks[0].insts.remove(0);
         d.repair();
@@ -551,7 +550,7 @@ end
         d.renumber();
         let f = d.to_function();
         assert_eq!(f.num_vregs(), 3);
-        assert!(allocator::validate::validate(&f, &d.machine).is_empty());
+        assert!(allocator::ir::validate::validate(&f, &d.machine).is_empty());
         assert_eq!(
             f.block_params(Block::new(3)),
             &[VReg::new(2, RegClass::Int)]

@@ -70,7 +70,7 @@ pub struct Stats {
 /// meets the generator's feasibility rules, so a correct allocator can
 /// allocate it.
 pub fn is_candidate(case: &Case) -> bool {
-    allocator::validate::validate(&case.func, &case.machine).is_empty()
+    allocator::ir::validate::validate(&case.func, &case.machine).is_empty()
         && ssagen::feasibility::check(&case.func, &case.machine).is_ok()
 }
 

@@ -363,17 +363,18 @@ fn bypass(d: &mut Draft, b: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator::text::{parse, print};
+    use allocator::ir::text::{parse, print};
 
-    const MACHINE: &str = "machine
-  int    preferred p0i-p3i nonpreferred p4i scratch p5i fixed_stack p32i
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+    fn machine() -> String {
+        allocator::fixtures::machine([
+            "p0i-p3i nonpreferred p4i scratch p5i fixed_stack p32i",
+            "p0f",
+            "p0v",
+        ])
+    }
 
     fn draft(body: &str) -> Draft {
-        let src = format!("{MACHINE}function\n{body}end\n");
+        let src = format!("{}function\n{body}end\n", machine());
         Draft::from_case(&parse(src.as_bytes()).unwrap().0)
     }
 

@@ -40,7 +40,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
     let mut c = Choices::new(&mut u);
     let with_case = |mut f: Failure, case: &Case| {
         f.message.push('\n');
-        f.message.push_str(&allocator::text::print(case));
+        f.message.push_str(&allocator::ir::text::print(case));
         f
     };
     for a in crate::allocators() {

@@ -50,7 +50,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
             Ok(None) => continue,
             Err(mut f) => {
                 f.message.push('\n');
-                f.message.push_str(&allocator::text::print(&case));
+                f.message.push_str(&allocator::ir::text::print(&case));
                 return Err(f);
             }
         };
@@ -79,7 +79,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
                     format!(
                         "the checker accepts a mutant of {}'s allocation ({what}) that the interpreter shows is wrong: {d}\n{}",
                         a.name(),
-                        allocator::text::print(&shown)
+                        allocator::ir::text::print(&shown)
                     ),
                 ));
             }

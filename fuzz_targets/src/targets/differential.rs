@@ -88,8 +88,10 @@ fn record(name: &'static str, case: &Case, out: Option<&Output>) -> Quality {
             one.spills = st.spills as u64;
             one.reloads = st.reloads as u64;
             one.reg_moves = st.reg_moves as u64;
-            one.weighted =
-                out.weighted_moves(&case.func, &allocator::loops::loop_depths(&case.func));
+            one.weighted = out.weighted_moves(
+                &case.func,
+                &allocator::analysis::loops::loop_depths(&case.func),
+            );
         }
     }
     QUALITY.lock().unwrap().entry(name).or_default().add(&one);

@@ -3,7 +3,7 @@
 //! every dominator of each block must have been visited before it.
 
 use crate::failure::{Failure, Oracle, Signature};
-use allocator::domtree::{naive_dominators, DomTree};
+use allocator::analysis::domtree::{naive_dominators, DomTree};
 use allocator::{Block, Case};
 use arbitrary::Unstructured;
 use ssagen::{generate, Choices, Config};
@@ -16,7 +16,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
     crate::features::note_bucket("blocks", f.num_blocks() as u64);
     crate::features::note(
         "irreducible",
-        !allocator::cfg::is_reducible(f, &tree) as u64,
+        !allocator::analysis::domtree::is_reducible(f, &tree) as u64,
     );
     let depth = |mut b: Block| {
         let mut d = 0u64;
@@ -42,7 +42,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
                     Signature::new(None, Oracle::Domtree, "path"),
                     format!(
                         "{x} dominates {b} but the path {path:?} reached {b} without it\n{}",
-                        allocator::text::print(&case)
+                        allocator::ir::text::print(&case)
                     ),
                 ));
             }
@@ -75,7 +75,7 @@ pub fn check_tree(case: &Case) -> Result<DomTree, Failure> {
                     format!(
                         "dominates({a}, {b}) is {fast}, the naive dataflow says {}\n{}",
                         !fast,
-                        allocator::text::print(case)
+                        allocator::ir::text::print(case)
                     ),
                 ));
             }

@@ -89,7 +89,7 @@ pub fn check_generated_with(
     ssagen::note_case(&case);
     check(&case).map_err(|mut f| {
         f.message.push('\n');
-        f.message.push_str(&allocator::text::print(&case));
+        f.message.push_str(&allocator::ir::text::print(&case));
         f
     })
 }

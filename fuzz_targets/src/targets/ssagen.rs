@@ -2,8 +2,8 @@
 //! compare (must be equal).
 
 use crate::failure::{Failure, Oracle, Signature};
-use allocator::text::{parse, print};
-use allocator::validate::validate;
+use allocator::ir::text::{parse, print};
+use allocator::ir::validate::validate;
 use allocator::Case;
 use ssagen::{feasibility, generate_from_bytes, Config};
 

@@ -7,9 +7,9 @@
 //! are written (SSA forbids an instruction to use what it defines, so the
 //! order only matters for invalid input).
 
-use crate::bitset::SparseBitSet;
-use crate::function::Function;
-use crate::index::Block;
+use crate::analysis::bitset::SparseBitSet;
+use crate::ir::function::Function;
+use crate::ir::index::Block;
 
 /// Live-in and live-out vreg sets (by vreg index) for every block.
 #[derive(Clone, Debug)]
@@ -46,7 +46,7 @@ impl LiveRows {
 }
 
 /// Computes liveness for a valid function. `postorder` is the order from
-/// [`crate::cfg::postorder`]; blocks absent from it stay empty.
+/// [`crate::analysis::cfg::postorder`]; blocks absent from it stay empty.
 pub fn compute(f: &Function, postorder: &[Block]) -> Liveness {
     match compute_rows(f, postorder) {
         Some(rows) => Liveness {
@@ -227,7 +227,7 @@ pub fn naive(f: &Function) -> Liveness {
                     .any(|op| op.is_def() && op.vreg().index() == v)
             })
     };
-    let reach = crate::cfg::reachable(f);
+    let reach = crate::analysis::cfg::reachable(f);
     // Every (block, vreg) whose value is read in the block before any
     // definition in it: the vreg is live into the block.
     let mut starts = Vec::new();

@@ -5,11 +5,11 @@
 //! A `Function` is *structurally* sound by construction (every index it holds
 //! is in range), but need not be *valid*: terminators in the middle of a block,
 //! unreachable blocks, critical edges, broken SSA and the like are
-//! representable so that [`crate::validate`] can report them. Analyses other
+//! representable so that [`crate::ir::validate`] can report them. Analyses other
 //! than the validator assume a valid function.
 
-use crate::index::{Block, Inst, PReg, VReg};
-use crate::operand::Operand;
+use crate::ir::index::{Block, Inst, PReg, VReg};
+use crate::ir::operand::Operand;
 use std::fmt;
 use std::ops::Range;
 
@@ -135,6 +135,24 @@ pub struct Function {
 }
 
 impl Function {
+    /// A function with the given successor lists and no values: block `i`
+    /// is one `branch` to `succs[i]`, or a `ret` when that is empty. The CFG
+    /// analyses' tests describe their graphs this way.
+    pub fn from_successors(succs: &[&[usize]]) -> Function {
+        let mut b = FunctionBuilder::new();
+        for s in succs {
+            b.block(&[]);
+            if s.is_empty() {
+                b.inst(Opcode::Ret, &[], &[], &[]);
+            } else {
+                let t: Vec<(Block, &[VReg])> =
+                    s.iter().map(|&x| (Block::new(x), &[][..])).collect();
+                b.inst(Opcode::Branch, &[], &[], &t);
+            }
+        }
+        b.finish().expect("a bare CFG always builds")
+    }
+
     #[inline]
     pub fn num_blocks(&self) -> usize {
         self.blocks.len()
@@ -495,8 +513,8 @@ impl FunctionBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::RegClass;
-    use crate::operand::OperandConstraint;
+    use crate::ir::index::RegClass;
+    use crate::ir::operand::OperandConstraint;
 
     #[test]
     fn builder_derives_succs_and_preds() {

@@ -1,8 +1,8 @@
 //! What an allocator produces: one allocation per operand, moves inserted
 //! between instructions, and the number of spill slots used.
 
-use crate::function::Function;
-use crate::index::{Inst, PReg, ProgPoint, SpillSlot};
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, PReg, ProgPoint, SpillSlot};
 use std::fmt;
 
 /// Where a value lives at one operand: nowhere, a physical register (which
@@ -97,7 +97,7 @@ impl Output {
 
     /// The moves weighted by the loop depth of the block they run in:
     /// `4^depth` each, the depth capped at 5, so a move in an inner loop
-    /// counts more. `depth` is [`crate::loops::loop_depths`] of `func`. This
+    /// counts more. `depth` is [`crate::analysis::loops::loop_depths`] of `func`. This
     /// is the figure to compare allocators by.
     pub fn weighted_moves(&self, func: &Function, depth: &[u32]) -> u64 {
         self.edits
@@ -132,7 +132,7 @@ impl Output {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::RegClass;
+    use crate::ir::index::RegClass;
 
     #[test]
     fn stats_classify_moves() {

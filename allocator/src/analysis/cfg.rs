@@ -1,8 +1,8 @@
 //! Basic CFG walks: postorder, reverse postorder, reachability and critical
 //! edges.
 
-use crate::function::Function;
-use crate::index::Block;
+use crate::ir::function::Function;
+use crate::ir::index::Block;
 
 /// A control-flow graph as the walks and the dominator tree see it: blocks
 /// `0..num_blocks()`, block 0 the entry. Implemented by [`Function`] and by
@@ -97,60 +97,13 @@ pub fn critical_edges(f: &Function) -> Vec<(Block, usize)> {
     out
 }
 
-/// Whether the CFG is reducible: once the edges `u -> v` where `v`
-/// dominates `u` (the back edges of natural loops) are removed, the
-/// reachable blocks form no cycle.
-pub fn is_reducible(f: &Function, dom: &crate::domtree::DomTree) -> bool {
-    let n = f.num_blocks();
-    let reach = reachable(f);
-    let forward = |u: Block, v: Block| !dom.dominates(v, u);
-    let mut indeg = vec![0u32; n];
-    for u in f.blocks().filter(|u| reach[u.index()]) {
-        for &v in f.block_succs(u) {
-            if forward(u, v) {
-                indeg[v.index()] += 1;
-            }
-        }
-    }
-    let mut ready: Vec<Block> = f
-        .blocks()
-        .filter(|b| reach[b.index()] && indeg[b.index()] == 0)
-        .collect();
-    let mut seen = 0;
-    while let Some(u) = ready.pop() {
-        seen += 1;
-        for &v in f.block_succs(u) {
-            if forward(u, v) {
-                indeg[v.index()] -= 1;
-                if indeg[v.index()] == 0 {
-                    ready.push(v);
-                }
-            }
-        }
-    }
-    seen == reach.iter().filter(|&&r| r).count()
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::function::{FunctionBuilder, Opcode};
+    use crate::ir::function::Function;
 
-    /// A function with the given successor lists and no values: each block is
-    /// one `branch` (or `ret` when it has no successors).
-    pub(crate) fn cfg(succs: &[&[usize]]) -> Function {
-        let mut b = FunctionBuilder::new();
-        for s in succs {
-            b.block(&[]);
-            if s.is_empty() {
-                b.inst(Opcode::Ret, &[], &[], &[]);
-            } else {
-                let t: Vec<(Block, &[crate::index::VReg])> =
-                    s.iter().map(|&x| (Block::new(x), &[][..])).collect();
-                b.inst(Opcode::Branch, &[], &[], &t);
-            }
-        }
-        b.finish().unwrap()
+    fn cfg(succs: &[&[usize]]) -> Function {
+        Function::from_successors(succs)
     }
 
     #[test]
@@ -170,16 +123,5 @@ pub(crate) mod tests {
         assert_eq!(critical_edges(&f), vec![(Block(0), 1), (Block(2), 0)]);
         let g = cfg(&[&[1, 2], &[3], &[3], &[]]);
         assert!(critical_edges(&g).is_empty());
-    }
-
-    #[test]
-    fn reducibility() {
-        let dom = |f: &Function| crate::domtree::DomTree::new(f);
-        let natural = cfg(&[&[1], &[2, 3], &[1], &[]]);
-        assert!(is_reducible(&natural, &dom(&natural)));
-        let two_entries = cfg(&[&[1, 2], &[2], &[1, 3], &[]]);
-        assert!(!is_reducible(&two_entries, &dom(&two_entries)));
-        let self_loop = cfg(&[&[0]]);
-        assert!(is_reducible(&self_loop, &dom(&self_loop)));
     }
 }

@@ -1,10 +1,10 @@
 //! The canonical printer: one spelling for every case, stable across runs.
 
 use super::Case;
-use crate::function::Function;
-use crate::index::{InstPosition, PReg, ProgPoint, RegClass};
-use crate::machine::MachineEnv;
-use crate::output::Output;
+use crate::ir::function::Function;
+use crate::ir::index::{InstPosition, PReg, ProgPoint, RegClass};
+use crate::ir::machine::MachineEnv;
+use crate::ir::output::Output;
 use std::fmt::Write;
 
 /// Prints a whole case: machine, function and, when present, allocation.
@@ -67,7 +67,7 @@ pub fn print_machine(s: &mut String, env: &MachineEnv) {
     s.push_str("end\n");
 }
 
-fn push_vregs(s: &mut String, vs: &[crate::index::VReg]) {
+fn push_vregs(s: &mut String, vs: &[crate::ir::index::VReg]) {
     for (k, v) in vs.iter().enumerate() {
         if k > 0 {
             s.push_str(", ");
@@ -148,7 +148,7 @@ pub fn print_allocation(s: &mut String, f: &Function, out: &Output) {
     // Edits past the last instruction (an invalid output) are still shown.
     edits_until(
         s,
-        ProgPoint::after(crate::index::Inst(u32::MAX >> 1)),
+        ProgPoint::after(crate::ir::index::Inst(u32::MAX >> 1)),
         &mut e,
     );
     s.push_str("end\n");

@@ -1,7 +1,7 @@
 //! The machine environment: which physical registers each class offers to the
 //! allocator, in what order of preference, and which are reserved.
 
-use crate::index::{PReg, PRegSet, RegClass};
+use crate::ir::index::{PReg, PRegSet, RegClass};
 
 /// What the machine says about one physical register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

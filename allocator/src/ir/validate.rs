@@ -1,6 +1,6 @@
 //! The validator: every rule of the format specification's "What a valid
 //! case is", checked on the IR, with every error reported at a [`Site`]
-//! (which a [`crate::text::SourceMap`] turns into `LINE:COL`).
+//! (which a [`crate::ir::text::SourceMap`] turns into `LINE:COL`).
 //!
 //! Rules beyond the letter of the specification, chosen as a compiler
 //! engineer would expect and documented in `docs/format.md`:
@@ -16,12 +16,12 @@
 //! - `fixed(r)` may not name a register a `nonalloc` operand of the same
 //!   instruction names (a def there would overwrite, say, the stack pointer).
 
-use crate::cfg::{effective_preds, reachable};
-use crate::domtree::DomTree;
-use crate::function::{Function, Opcode};
-use crate::index::{Block, Inst, PRegSet, RegClass, VReg};
-use crate::machine::{MachineEnv, PRegRole};
-use crate::operand::{OperandConstraint, OperandPos};
+use crate::analysis::cfg::{effective_preds, reachable};
+use crate::analysis::domtree::DomTree;
+use crate::ir::function::{Function, Opcode};
+use crate::ir::index::{Block, Inst, PRegSet, RegClass, VReg};
+use crate::ir::machine::{MachineEnv, PRegRole};
+use crate::ir::operand::{OperandConstraint, OperandPos};
 use std::fmt;
 
 /// The four register lists of a machine line.
@@ -482,7 +482,7 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
         n
     };
     // Fixed registers claimed at the early and the late point, and by whom.
-    let mut claimed: [Vec<(crate::index::PReg, usize)>; 2] = [Vec::new(), Vec::new()];
+    let mut claimed: [Vec<(crate::ir::index::PReg, usize)>; 2] = [Vec::new(), Vec::new()];
     for (k, op) in ops.iter().enumerate() {
         let site = Site::Operand(i, k);
         match op.constraint() {
@@ -609,8 +609,8 @@ fn role_name(r: PRegRole) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::function::FunctionBuilder;
-    use crate::operand::Operand;
+    use crate::ir::function::FunctionBuilder;
+    use crate::ir::operand::Operand;
 
     fn messages(f: &Function) -> Vec<String> {
         validate(f, &MachineEnv::simple(2))

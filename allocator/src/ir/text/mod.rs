@@ -10,20 +10,11 @@ mod printer;
 pub use parser::parse;
 pub use printer::{print, print_allocation, print_function, print_machine};
 
-use crate::function::Function;
-use crate::index::Inst;
-use crate::machine::MachineEnv;
-use crate::output::Output;
-use crate::validate::{MachineList, Site};
-use std::fmt;
+use crate::ir::case::Case;
 
-/// One case: a machine, a function and, optionally, an allocation of it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Case {
-    pub machine: MachineEnv,
-    pub func: Function,
-    pub output: Option<Output>,
-}
+use crate::ir::index::Inst;
+use crate::ir::validate::{MachineList, Site};
+use std::fmt;
 
 /// A 1-based line and column (columns count bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -175,7 +166,7 @@ pub fn parse_and_validate(src: &[u8]) -> Result<(Case, SourceMap), Vec<Diagnosti
             message: e.message,
         }]
     })?;
-    let errs = crate::validate::validate(&case.func, &case.machine);
+    let errs = crate::ir::validate::validate(&case.func, &case.machine);
     if errs.is_empty() {
         return Ok((case, map));
     }

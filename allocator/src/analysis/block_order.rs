@@ -2,10 +2,10 @@
 //! one pass (the linear scan): definitions before uses, and loops kept
 //! contiguous.
 
-use crate::cfg;
-use crate::function::Function;
-use crate::index::Block;
-use crate::loops::{LoopForest, NO_LOOP};
+use crate::analysis::cfg;
+use crate::analysis::loops::{LoopForest, NO_LOOP};
+use crate::ir::function::Function;
+use crate::ir::index::Block;
 
 /// The reachable blocks in an order that keeps loops contiguous (Wimmer and
 /// Franz's block order), so a value live through a loop is one range over
@@ -92,7 +92,11 @@ pub fn compute(f: &Function) -> Vec<Block> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfg::tests::cfg;
+    use crate::ir::function::Function;
+
+    fn cfg(succs: &[&[usize]]) -> Function {
+        Function::from_successors(succs)
+    }
 
     fn order(succs: &[&[usize]]) -> Vec<usize> {
         compute(&cfg(succs)).iter().map(|b| b.index()).collect()

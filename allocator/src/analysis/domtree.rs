@@ -2,9 +2,9 @@
 //! ("A Simple, Fast Dominance Algorithm"), with constant-time `dominates`
 //! through pre/post numbers of the tree.
 
-use crate::cfg::{reverse_postorder, Graph};
-use crate::function::Function;
-use crate::index::Block;
+use crate::analysis::cfg::{reachable, reverse_postorder, Graph};
+use crate::ir::function::Function;
+use crate::ir::index::Block;
 
 /// Immediate dominators of the reachable blocks. Unreachable blocks have no
 /// dominator and dominate nothing but themselves.
@@ -156,7 +156,7 @@ impl DomTree {
 /// tested against. `result[b][a]` says whether `a` dominates `b`.
 pub fn naive_dominators(f: &Function) -> Vec<Vec<bool>> {
     let n = f.num_blocks();
-    let reach = crate::cfg::reachable(f);
+    let reach = crate::analysis::cfg::reachable(f);
     let mut dom: Vec<Vec<bool>> = (0..n)
         .map(|b| {
             if b == 0 {
@@ -194,10 +194,48 @@ pub fn naive_dominators(f: &Function) -> Vec<Vec<bool>> {
     dom
 }
 
+/// Whether the CFG is reducible: once the edges `u -> v` where `v`
+/// dominates `u` (the back edges of natural loops) are removed, the
+/// reachable blocks form no cycle.
+pub fn is_reducible(f: &Function, dom: &DomTree) -> bool {
+    let n = f.num_blocks();
+    let reach = reachable(f);
+    let forward = |u: Block, v: Block| !dom.dominates(v, u);
+    let mut indeg = vec![0u32; n];
+    for u in f.blocks().filter(|u| reach[u.index()]) {
+        for &v in f.block_succs(u) {
+            if forward(u, v) {
+                indeg[v.index()] += 1;
+            }
+        }
+    }
+    let mut ready: Vec<Block> = f
+        .blocks()
+        .filter(|b| reach[b.index()] && indeg[b.index()] == 0)
+        .collect();
+    let mut seen = 0;
+    while let Some(u) = ready.pop() {
+        seen += 1;
+        for &v in f.block_succs(u) {
+            if forward(u, v) {
+                indeg[v.index()] -= 1;
+                if indeg[v.index()] == 0 {
+                    ready.push(v);
+                }
+            }
+        }
+    }
+    seen == reach.iter().filter(|&&r| r).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfg::tests::cfg;
+    use crate::ir::function::Function;
+
+    fn cfg(succs: &[&[usize]]) -> Function {
+        Function::from_successors(succs)
+    }
 
     fn agree(f: &Function) {
         let t = DomTree::new(f);
@@ -256,5 +294,16 @@ mod tests {
                 assert!(t.preorder()[..k].contains(&d), "{d} before {b}");
             }
         }
+    }
+
+    #[test]
+    fn reducibility() {
+        let dom = |f: &Function| DomTree::new(f);
+        let natural = cfg(&[&[1], &[2, 3], &[1], &[]]);
+        assert!(is_reducible(&natural, &dom(&natural)));
+        let two_entries = cfg(&[&[1, 2], &[2], &[1, 3], &[]]);
+        assert!(!is_reducible(&two_entries, &dom(&two_entries)));
+        let self_loop = cfg(&[&[0]]);
+        assert!(is_reducible(&self_loop, &dom(&self_loop)));
     }
 }

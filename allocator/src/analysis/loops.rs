@@ -11,8 +11,8 @@
 //! loops that share a header merged); an irreducible region with several
 //! entries counts once.
 
-use crate::function::Function;
-use crate::index::Block;
+use crate::ir::function::Function;
+use crate::ir::index::Block;
 
 /// Marks "no loop" in [`LoopForest`].
 pub const NO_LOOP: u32 = u32::MAX;
@@ -41,7 +41,7 @@ impl LoopForest {
             parent: Vec::new(),
             size: Vec::new(),
         };
-        let reach = crate::cfg::reachable(f);
+        let reach = crate::analysis::cfg::reachable(f);
         // region[b]: id of the innermost region being split that contains b
         // (0 is the whole function, loop `l` is region `l + 1`);
         // entry[b]: id of the region in which b is an entry.
@@ -198,7 +198,11 @@ impl Tarjan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfg::tests::cfg;
+    use crate::ir::function::Function;
+
+    fn cfg(succs: &[&[usize]]) -> Function {
+        Function::from_successors(succs)
+    }
 
     #[test]
     fn straight_line_has_no_loops() {

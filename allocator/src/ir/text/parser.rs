@@ -3,12 +3,12 @@
 
 use super::lexer::{lex, Tok, Token};
 use super::{list_keyword, Case, ParseError, Pos, SourceMap};
-use crate::function::{BuildError, FunctionBuilder, Opcode};
-use crate::index::{Block, Inst, InstPosition, PReg, ProgPoint, RegClass, SpillSlot, VReg};
-use crate::machine::MachineEnv;
-use crate::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
-use crate::output::{Allocation, Move, Output};
-use crate::validate::MachineList;
+use crate::ir::function::{BuildError, FunctionBuilder, Opcode};
+use crate::ir::index::{Block, Inst, InstPosition, PReg, ProgPoint, RegClass, SpillSlot, VReg};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
+use crate::ir::output::{Allocation, Move, Output};
+use crate::ir::validate::MachineList;
 
 /// Largest spill slot index, block or instruction number the parser accepts.
 const MAX_INDEX: u64 = (1 << 24) - 1;
@@ -360,7 +360,7 @@ impl<'a> Parser<'a> {
 
     // ---- function ----
 
-    fn function(&mut self) -> Res<crate::function::Function> {
+    fn function(&mut self) -> Res<crate::ir::function::Function> {
         self.map.function = self.expect_word("function")?;
         let mut b = FunctionBuilder::new();
         let mut target_pos: Vec<(Inst, usize, Pos)> = Vec::new();
@@ -639,7 +639,7 @@ impl<'a> Parser<'a> {
         index_of(w, "stack").map(|r| r.map(|n| Allocation::Stack(SpillSlot(n as u32))))
     }
 
-    fn allocation(&mut self, func: &crate::function::Function) -> Res<Output> {
+    fn allocation(&mut self, func: &crate::ir::function::Function) -> Res<Output> {
         let section = self.expect_word("allocation")?;
         self.map.allocation = Some(section);
         self.expect_word("spillslots")?;

@@ -10,7 +10,7 @@
 //! - `40..48` constraint payload: a preg index (`fixed`, `nonalloc`), the
 //!   reused operand's index (`reuse`) or the bound `n` (`limit`).
 
-use crate::index::{PReg, RegClass, VReg};
+use crate::ir::index::{PReg, RegClass, VReg};
 use std::fmt;
 
 /// Whether the operand reads or writes its vreg.

@@ -1,0 +1,50 @@
+//! Fixtures the tests of every crate share: the hand-written `.ra` files of
+//! the repository and small machines written as text. Library code never
+//! calls them.
+
+use crate::ir::case::Case;
+use crate::ir::text::parse_and_validate;
+use std::path::{Path, PathBuf};
+
+/// The repository's root folder (where `tests/` and `corpus/` live), as this
+/// crate was built from it.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the allocator crate sits in the repository root")
+        .to_path_buf()
+}
+
+/// The `.ra` files directly in `dir` (relative to [`repo_root`], or
+/// absolute), sorted by name so that failures come in a stable order.
+pub fn ra_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
+    let dir = repo_root().join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The valid case in the file at `path`; panics with `FILE: LINE:COL:
+/// message` when it does not read or validate.
+pub fn read_case(path: &Path) -> Case {
+    let src = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    match parse_and_validate(&src) {
+        Ok((case, _)) => case,
+        Err(errs) => panic!("{}: {}", path.display(), errs[0]),
+    }
+}
+
+/// A machine section whose classes (int, float, vector) list `regs` after
+/// `preferred`: each entry is the rest of its line, so it may go on with
+/// `nonpreferred`, `scratch` and `fixed_stack` lists (a missing one is
+/// `none`).
+pub fn machine(regs: [&str; 3]) -> String {
+    format!(
+        "machine\n  int    preferred {}\n  float  preferred {}\n  vector preferred {}\nend\n",
+        regs[0], regs[1], regs[2]
+    )
+}

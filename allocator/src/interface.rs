@@ -1,0 +1,44 @@
+//! The interface every allocator under test implements: one call from a
+//! valid function and machine to an allocation, or an [`AllocError`] saying
+//! why there is none.
+
+use crate::ir::function::Function;
+use crate::ir::machine::MachineEnv;
+use crate::ir::output::Output;
+use std::fmt;
+
+/// Why an allocator gave up on a function. An allocator never panics on a
+/// valid function: it returns one of these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AllocError {
+    /// No allocation exists (more values need registers at one point than the
+    /// machine has) or the allocator's work bound ran out.
+    Impossible(String),
+    /// The allocator does not handle this combination of features; counted
+    /// apart, never a finding.
+    Unsupported(String),
+    /// The allocator itself broke: an outside program crashed, timed out or
+    /// answered something that is not an allocation.
+    Failed(String),
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AllocError::Impossible(m) => write!(f, "allocation impossible: {m}"),
+            AllocError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            AllocError::Failed(m) => write!(f, "allocator failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// A register allocator under test.
+pub trait Allocator: Send + Sync {
+    /// The name used on the command line and in reports.
+    fn name(&self) -> &'static str;
+
+    /// Allocates a valid function for a valid machine.
+    fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError>;
+}
