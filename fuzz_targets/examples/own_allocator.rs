@@ -49,6 +49,7 @@ fn main() {
         max_len: 8192,
         progress: Duration::from_secs(10),
         save_corpus: None,
+        cross_check: false,
     };
     let report = fuzz_targets::engine::fuzz(&opts, &mut std::io::stderr());
     let execs: u64 = report.rows.iter().map(|r| r.1).sum();

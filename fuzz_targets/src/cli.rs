@@ -98,30 +98,13 @@ pub fn gen_stats(count: usize, size: usize, seed: u64, out: &mut dyn Write) -> i
     }
 }
 
-/// Files named on the command line, with directories expanded to the files
-/// in them (sorted, not recursive).
-pub fn expand_inputs(paths: &[impl AsRef<Path>]) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        let p = p.as_ref();
-        match std::fs::read_dir(p) {
-            Ok(rd) => {
-                let mut files: Vec<_> = rd
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.is_file())
-                    .collect();
-                files.sort();
-                out.extend(files);
-            }
-            Err(_) => out.push(p.to_path_buf()),
-        }
-    }
-    out
-}
-
 /// Runs one input through a target: its failure, if any.
-pub fn run_one(target: &crate::Target, data: &[u8]) -> Result<(), crate::failure::Failure> {
-    target.failure(data).map_or(Ok(()), Err)
+pub fn run_one(
+    target: &crate::Target,
+    data: &[u8],
+    ctx: &crate::context::Context,
+) -> Result<(), crate::failure::Failure> {
+    target.failure(data, ctx).map_or(Ok(()), Err)
 }
 
 /// `rafuzz run TARGET FILE...`: replays raw inputs (files, or every file of a
@@ -133,7 +116,8 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
         let _ = writeln!(out, "no target named `{target}` (see `rafuzz list`)");
         return 2;
     };
-    let inputs = expand_inputs(files);
+    let inputs = crate::inputs::expand_inputs(files);
+    let ctx = crate::context::Context::default();
     let (mut ok, mut failed) = (0, 0);
     for path in &inputs {
         let result = if path.extension().is_some_and(|e| e == "ra") {
@@ -141,7 +125,7 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
                 failed += 1;
                 continue;
             };
-            match t.case_failure(&case) {
+            match t.case_failure(&case, &ctx) {
                 Some(found) => found.map_or(Ok(()), Err),
                 None => {
                     let _ = writeln!(
@@ -158,7 +142,7 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
                 failed += 1;
                 continue;
             };
-            run_one(&t, &data)
+            run_one(&t, &data, &ctx)
         };
         match result {
             Ok(()) => ok += 1,
@@ -169,7 +153,7 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
         }
     }
     if let Some(stats) = t.stats {
-        let _ = writeln!(out, "{target}: {}", stats());
+        let _ = writeln!(out, "{target}: {}", stats(&ctx));
     }
     let _ = writeln!(out, "{target}: {ok} passed, {failed} failed");
     i32::from(failed > 0)
@@ -337,7 +321,7 @@ pub fn fuzz(
         .filter(|t| stats || t.name == "differential")
     {
         if let Some(stats) = t.stats {
-            let _ = writeln!(out, "\n{}:\n{}", t.name, stats());
+            let _ = writeln!(out, "\n{}:\n{}", t.name, stats(&report.context));
         }
     }
     // Each distinct failure is reduced once; repeats point to the first.
@@ -564,8 +548,9 @@ pub fn reduce(
             let Some(Input::Case(case)) = read_input(file, true, out) else {
                 return 1;
             };
+            let ctx = crate::context::Context::default();
             let judge =
-                |c: &allocator::Case| crate::judge::allocate_and_judge(a, c, *oracles).err();
+                |c: &allocator::Case| crate::judge::allocate_and_judge(a, c, *oracles, &ctx).err();
             let outcome = match judge(&case) {
                 None => Err(format!("{name}'s allocation of the case passes")),
                 Some(f) => {

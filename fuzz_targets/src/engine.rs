@@ -7,6 +7,7 @@
 //! interrupted campaign never leaves half a file) and reported with the
 //! command that replays it.
 
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::features;
 use crate::Target;
@@ -38,6 +39,9 @@ pub struct Options {
     pub progress: Duration,
     /// Write every input that reached a new feature to `DIR/<target>/`.
     pub save_corpus: Option<PathBuf>,
+    /// Cross-examine our checker and regalloc2's on every allocation
+    /// (see [`Context::cross_check`]).
+    pub cross_check: bool,
 }
 
 impl std::fmt::Debug for Target {
@@ -72,16 +76,19 @@ pub struct Report {
     pub rows: Vec<(&'static str, u64, usize, usize, u64)>,
     pub findings: Vec<Finding>,
     pub elapsed: Duration,
+    /// The campaign's settings and the counters its targets kept.
+    pub context: Context,
 }
 
 /// Runs the campaign; progress goes to `log`.
 pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let start = Instant::now();
+    let ctx = Context::with_cross_check(opts.cross_check);
     let shared: Vec<Arc<Shared>> = opts
         .targets
         .iter()
         .map(|t| {
-            let seeds = crate::cli::expand_inputs(&[opts.corpus.join(t.name)]);
+            let seeds = crate::inputs::expand_inputs(&[opts.corpus.join(t.name)]);
             let corpus: Vec<Arc<Vec<u8>>> = seeds
                 .iter()
                 .filter_map(|p| std::fs::read(p).ok())
@@ -103,8 +110,8 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let terminal = std::io::stderr().is_terminal();
     std::thread::scope(|scope| {
         for job in 0..opts.jobs.max(1) {
-            let (shared, stop, total, findings) = (&shared, &stop, &total, &findings);
-            scope.spawn(move || worker(opts, job, shared, stop, total, findings));
+            let (shared, stop, total, findings, ctx) = (&shared, &stop, &total, &findings, &ctx);
+            scope.spawn(move || worker(opts, ctx, job, shared, stop, total, findings));
         }
         // The progress line, until the workers stop.
         let mut last = Instant::now();
@@ -152,6 +159,7 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
         rows,
         findings,
         elapsed,
+        context: ctx,
     }
 }
 
@@ -181,6 +189,7 @@ fn progress_line(shared: &[Arc<Shared>], elapsed: Duration) -> String {
 
 fn worker(
     opts: &Options,
+    ctx: &Context,
     job: usize,
     shared: &[Arc<Shared>],
     stop: &AtomicBool,
@@ -208,7 +217,7 @@ fn worker(
         let input = make_input(&mut rng, s, opts.max_len);
         feats.clear();
         let t0 = Instant::now();
-        let result = features::collect(&mut feats, || s.target.failure(&input));
+        let result = features::collect(&mut feats, || s.target.failure(&input, ctx));
         s.nanos
             .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
         s.execs.fetch_add(1, Ordering::Relaxed);
@@ -324,7 +333,7 @@ fn save_finding(dir: &Path, t: &Target, input: &[u8], failure: &Failure) -> Path
     let name = format!("crash-{:016x}", hash(input));
     write_atomically(&d, &name, input);
     write_atomically(&d, &format!("{name}.txt"), failure.to_string().as_bytes());
-    if let Some(case) = (t.case_of)(input) {
+    if let Some(case) = t.case_of(input) {
         write_atomically(
             &d,
             &format!("{name}.ra"),

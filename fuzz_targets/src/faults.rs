@@ -18,13 +18,11 @@
 //!   the same point of the next instruction of its block.
 
 use crate::reduce::draft::Draft;
-use crate::Target;
 use allocator::linear_scan::LinearScan;
 use allocator::{
-    AllocError, Allocation, Allocator, Case, Function, Inst, InstPosition, MachineEnv,
-    OperandConstraint, Output, ProgPoint,
+    AllocError, Allocation, Allocator, Function, Inst, InstPosition, MachineEnv, OperandConstraint,
+    Output, ProgPoint,
 };
-use std::sync::Arc;
 
 /// Which bug a [`Faulty`] allocator plants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,31 +89,6 @@ impl Allocator for Faulty {
         }
         Ok(out)
     }
-}
-
-/// The hidden `fault_<name>` targets: generate, allocate with the faulty
-/// allocator, both oracles.
-pub fn targets() -> Vec<Target> {
-    FAULTY
-        .iter()
-        .map(|a| {
-            let a: &'static Faulty = a;
-            Target {
-                name: a.target_name(),
-                description: "test only: linear_scan with a planted bug, both oracles",
-                check: Arc::new(move |data: &[u8]| {
-                    crate::targets::check_generated(data, |case| {
-                        crate::targets::differential::allocator_check(a, case)
-                    })
-                }),
-                check_case: Some(Arc::new(move |case: &Case| {
-                    crate::targets::differential::allocator_check(a, case)
-                })),
-                stats: None,
-                case_of: crate::targets::generated_case,
-            }
-        })
-        .collect()
 }
 
 fn drop_edge_move(f: &Function, out: &mut Output) {

@@ -2,6 +2,7 @@
 //! the step every allocator target, the reducer and `rafuzz reduce
 //! --allocator` share, so that they all name failures the same way.
 
+use crate::context::Context;
 use crate::failure::{Failure, Oracle, Signature};
 use allocator::{AllocError, Allocator, Case, Output};
 use checker::interp;
@@ -20,23 +21,22 @@ pub enum Oracles {
     Interp,
 }
 
-/// Whether [`judge`] also cross-examines the two checkers on every
-/// allocation (`rafuzz fuzz --cross-check`; needs the `regalloc2` feature).
-pub static CROSS_CHECK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// Judges `out` as an allocation of `case` by the allocator `name`: the
 /// checker's first error (its kind is the signature's detail) or the first
-/// interpreter divergence; with [`CROSS_CHECK`] set, first any disagreement
-/// between our checker and regalloc2's.
+/// interpreter divergence; with [`Context::cross_check`] set, first any
+/// disagreement between our checker and regalloc2's.
 pub fn judge(
     name: &'static str,
     case: &Case,
     out: &Output,
     oracles: Oracles,
+    ctx: &Context,
 ) -> Result<(), Failure> {
+    #[cfg(not(feature = "regalloc2"))]
+    let _ = ctx;
     #[cfg(feature = "regalloc2")]
-    if CROSS_CHECK.load(std::sync::atomic::Ordering::Relaxed) {
-        crate::ra2::cross_check::cross_check(name, case, out)?;
+    if ctx.cross_check {
+        crate::ra2::cross_check::cross_check(name, case, out, &ctx.verdicts)?;
     }
     if oracles != Oracles::Interp {
         let errs = checker::check(&case.func, &case.machine, out);
@@ -72,6 +72,7 @@ pub fn allocate_and_judge(
     a: &dyn Allocator,
     case: &Case,
     oracles: Oracles,
+    ctx: &Context,
 ) -> Result<Option<Output>, Failure> {
     let name = a.name();
     let out = match crate::panics::catch(|| a.run(&case.func, &case.machine)) {
@@ -90,6 +91,6 @@ pub fn allocate_and_judge(
             ))
         }
     };
-    judge(name, case, &out, oracles)?;
+    judge(name, case, &out, oracles, ctx)?;
     Ok(Some(out))
 }

@@ -6,13 +6,16 @@
 //! however odd, passes. Engine wrappers turn a failure into a panic.
 
 pub mod cli;
+pub mod context;
 pub mod engine;
 pub mod external;
 pub mod failure;
 pub mod faults;
 pub mod features;
+pub mod inputs;
 pub mod judge;
 pub mod panics;
+pub mod quality;
 #[cfg(feature = "regalloc2")]
 pub mod ra2;
 pub mod reduce;
@@ -57,9 +60,12 @@ pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator
 /// honggfuzz, AFL++) is this one call; a wrong name is a build mistake and
 /// panics at the first input.
 pub fn run_wrapped(name: &str, data: &[u8]) {
-    static TARGET: std::sync::OnceLock<Target> = std::sync::OnceLock::new();
-    let t = TARGET.get_or_init(|| {
-        target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`"))
+    // One wrapper process is one campaign: its target and context live as
+    // long as the process.
+    static CAMPAIGN: std::sync::OnceLock<(Target, context::Context)> = std::sync::OnceLock::new();
+    let (t, ctx) = CAMPAIGN.get_or_init(|| {
+        let t = target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`"));
+        (t, context::Context::default())
     });
-    t.run(data)
+    t.run(data, ctx)
 }

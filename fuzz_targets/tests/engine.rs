@@ -17,6 +17,7 @@ fn options(targets: Vec<fuzz_targets::Target>, dir: &std::path::Path) -> Options
         max_len: 64,
         progress: Duration::from_secs(3600),
         save_corpus: None,
+        cross_check: false,
     }
 }
 
@@ -56,7 +57,7 @@ fn finds_saves_and_reports_a_planted_crash() {
         .count();
     assert_eq!(leftovers, 0);
     // Replaying the saved input through the target fails the same way.
-    let err = fuzz_targets::cli::run_one(&planted, &saved).unwrap_err();
+    let err = fuzz_targets::cli::run_one(&planted, &saved, &Default::default()).unwrap_err();
     assert!(err.message.contains("magic input"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

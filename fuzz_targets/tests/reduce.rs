@@ -9,8 +9,8 @@ use allocator::Case;
 use fuzz_targets::engine::{fuzz, Options as FuzzOptions};
 use fuzz_targets::failure::{Failure, Oracle, Signature};
 use fuzz_targets::reduce::{is_candidate, reduce_case, reduce_input, Input, Options};
+use fuzz_targets::targets::Decode;
 use fuzz_targets::Target;
-use std::sync::Arc;
 use std::time::Duration;
 
 const FAULTS: [&str; 4] = [
@@ -41,14 +41,19 @@ fn assert_small_same_failure(t: &Target, c: &Case, sig: &Signature) {
         c.func.num_insts(),
         allocator::ir::text::print(c)
     );
-    let again = t.case_failure(c).unwrap().expect("the reduced case passes");
+    let again = t
+        .case_failure(c, &Default::default())
+        .unwrap()
+        .expect("the reduced case passes");
     assert_eq!(&again.signature, sig, "{}: the failure changed", t.name);
     // It survives the text format, as a reproducer must.
     let (parsed, _) =
         allocator::ir::text::parse_and_validate(allocator::ir::text::print(c).as_bytes())
             .expect("the reduced case parses");
     assert_eq!(
-        t.case_failure(&parsed).unwrap().map(|f| f.signature),
+        t.case_failure(&parsed, &Default::default())
+            .unwrap()
+            .map(|f| f.signature),
         Some(sig.clone())
     );
 }
@@ -70,6 +75,7 @@ fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
             max_len: 4096,
             progress: Duration::from_secs(3600),
             save_corpus: None,
+            cross_check: false,
         };
         let report = fuzz(&opts, &mut std::io::sink());
         let f = report
@@ -103,7 +109,10 @@ fn a_300_instruction_case_reduces_within_10_seconds() {
                 let bytes = fuzz_targets::cli::seeded_bytes(seed, 4096);
                 ssagen::generate_from_bytes(&bytes, &ssagen::Config::default())
             })
-            .find(|c| c.func.num_insts() >= 250 && t.case_failure(c).unwrap().is_some())
+            .find(|c| {
+                c.func.num_insts() >= 250
+                    && t.case_failure(c, &Default::default()).unwrap().is_some()
+            })
             .unwrap_or_else(|| panic!("{name}: no large failing case in 200 seeds"));
         let o = reduce_input(
             &t,
@@ -139,12 +148,9 @@ fn two_failures() -> Target {
     Target {
         name: "two_failures",
         description: "test only",
-        check: Arc::new(move |d: &[u8]| {
-            check(&ssagen::generate_from_bytes(d, &ssagen::Config::default()))
-        }),
-        check_case: Some(Arc::new(check)),
+        decode: Decode::Generate(ssagen::Config::default()),
+        body: fuzz_targets::targets::case_body(false, move |c, _| check(c)),
         stats: None,
-        case_of: fuzz_targets::targets::generated_case,
     }
 }
 
@@ -165,7 +171,7 @@ fn the_result_does_not_depend_on_the_number_of_threads() {
             let bytes = fuzz_targets::cli::seeded_bytes(seed, 2048);
             ssagen::generate_from_bytes(&bytes, &ssagen::Config::default())
         })
-        .find(|c| t.case_failure(c).unwrap().is_some())
+        .find(|c| t.case_failure(c, &Default::default()).unwrap().is_some())
         .unwrap();
     let run = |jobs| {
         let opts = Options {

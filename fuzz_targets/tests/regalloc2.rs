@@ -5,6 +5,7 @@
 #![cfg(feature = "regalloc2")]
 
 use allocator::{AllocError, Allocator, Case};
+use fuzz_targets::context::Context;
 use fuzz_targets::judge::{judge, Oracles};
 use fuzz_targets::ra2::{self, cross_check, unsupported::Limitation};
 use std::path::PathBuf;
@@ -45,7 +46,9 @@ fn each_limitation_example_is_refused_for_its_reason_and_is_real() {
             // allocation the oracles reject.
             let real =
                 match fuzz_targets::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
-                    Ok(Ok(out)) => judge(a.name(), case, &out, Oracles::Both).is_err(),
+                    Ok(Ok(out)) => {
+                        judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err()
+                    }
                     Ok(Err(_)) | Err(_) => true,
                 };
             assert!(
@@ -79,7 +82,7 @@ fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
     let all = fuzz_targets::allocators();
     let ours = all.iter().find(|a| a.name() == "linear_scan").unwrap();
     let out = ours.run(&case.func, &case.machine).unwrap();
-    judge(ours.name(), &case, &out, Oracles::Both).unwrap();
+    judge(ours.name(), &case, &out, Oracles::Both, &Context::default()).unwrap();
 }
 
 #[test]
@@ -92,7 +95,12 @@ fn regalloc2_allocates_the_hand_written_cases_it_supports() {
     ] {
         for (path, case) in cases(sub) {
             for a in ra2::allocators() {
-                match fuzz_targets::judge::allocate_and_judge(a, &case, Oracles::Both) {
+                match fuzz_targets::judge::allocate_and_judge(
+                    a,
+                    &case,
+                    Oracles::Both,
+                    &Context::default(),
+                ) {
                     Ok(Some(_)) => allocated += 1,
                     Ok(None) => {}
                     Err(f) => panic!("{}: {f}", path.display()),
@@ -113,7 +121,7 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
     ] {
         for (path, case) in cases(sub) {
             if let Some(out) = &case.output {
-                cross_check::cross_check("hand-written", &case, out)
+                cross_check::cross_check("hand-written", &case, out, &Default::default())
                     .unwrap_or_else(|f| panic!("{}: {f}", path.display()));
             }
         }
@@ -136,7 +144,7 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
     for case in &generated {
         for a in fuzz_targets::allocators() {
             if let Ok(out) = a.run(&case.func, &case.machine) {
-                cross_check::cross_check(a.name(), case, &out)
+                cross_check::cross_check(a.name(), case, &out, &Default::default())
                     .unwrap_or_else(|f| panic!("{f}\n{}", allocator::ir::text::print(case)));
             }
         }

@@ -207,12 +207,9 @@ fn main() {
             cmd_timeout,
             cross_check,
         } => {
-            if cross_check {
-                if !cfg!(feature = "regalloc2") {
-                    eprintln!("--cross-check needs rafuzz built with the `regalloc2` feature");
-                    std::process::exit(2);
-                }
-                fuzz_targets::judge::CROSS_CHECK.store(true, std::sync::atomic::Ordering::Relaxed);
+            if cross_check && !cfg!(feature = "regalloc2") {
+                eprintln!("--cross-check needs rafuzz built with the `regalloc2` feature");
+                std::process::exit(2);
             }
             if let Some(spec) = &allocator {
                 if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
@@ -251,6 +248,7 @@ fn main() {
                 keep_going,
                 max_len,
                 save_corpus,
+                cross_check,
                 progress: std::time::Duration::from_secs(
                     if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                         1

@@ -6,12 +6,12 @@
 //! accepts, never the reverse.
 
 use super::adapt;
+use crate::context::{bump, VerdictCounts};
 use crate::failure::{Failure, Oracle, Signature};
 use allocator::ir::validate::Site;
 use allocator::{Case, OperandConstraint, OperandPos, Output};
 use checker::ErrorKind;
 use regalloc2 as ra2;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Error kinds of ours that regalloc2's checker does not look for. An
 /// allocation ours rejects only for these may pass regalloc2's.
@@ -83,25 +83,6 @@ pub fn ours_only(case: &Case, e: &checker::CheckError) -> bool {
     }
 }
 
-/// Verdict counters over the process: both accept, both reject, only ours
-/// rejects (for [`OURS_ONLY`] kinds), regalloc2's checker not run.
-pub static BOTH_ACCEPT: AtomicU64 = AtomicU64::new(0);
-pub static BOTH_REJECT: AtomicU64 = AtomicU64::new(0);
-pub static OURS_STRICTER: AtomicU64 = AtomicU64::new(0);
-pub static NOT_RUN: AtomicU64 = AtomicU64::new(0);
-
-/// One line of counters.
-pub fn stats() -> String {
-    let l = |c: &AtomicU64| c.load(Ordering::Relaxed);
-    format!(
-        "both_accept={} both_reject={} only_ours_rejects={} malformed_not_cross_checked={}",
-        l(&BOTH_ACCEPT),
-        l(&BOTH_REJECT),
-        l(&OURS_STRICTER),
-        l(&NOT_RUN)
-    )
-}
-
 /// regalloc2's checker on `out`: `Ok` when it accepts, else its first
 /// error (as Debug text) and the number of errors. A panic inside it is
 /// returned as an error too.
@@ -137,13 +118,18 @@ fn first_kind(text: &str) -> &str {
 
 /// Both checkers on `out`, an allocation of `case` by `name`: a failure
 /// when their verdicts disagree outside the documented places.
-pub fn cross_check(name: &'static str, case: &Case, out: &Output) -> Result<(), Failure> {
+pub fn cross_check(
+    name: &'static str,
+    case: &Case,
+    out: &Output,
+    counts: &VerdictCounts,
+) -> Result<(), Failure> {
     let ours = checker::check(&case.func, &case.machine, out);
     if ours.iter().any(|e| MALFORMED.contains(&e.kind)) {
-        NOT_RUN.fetch_add(1, Ordering::Relaxed);
+        bump(&counts.not_run, 1);
         return Ok(());
     }
-    compare(name, case, &ours, theirs(case, out))
+    compare(name, case, &ours, theirs(case, out), counts)
 }
 
 /// The verdicts of both checkers compared: ours (its errors, first first)
@@ -153,14 +139,15 @@ fn compare(
     case: &Case,
     ours: &[checker::CheckError],
     theirs: Result<(), (String, usize)>,
+    counts: &VerdictCounts,
 ) -> Result<(), Failure> {
     match (ours.first(), theirs) {
         (None, Ok(())) => {
-            BOTH_ACCEPT.fetch_add(1, Ordering::Relaxed);
+            bump(&counts.both_accept, 1);
             Ok(())
         }
         (Some(_), Err(_)) => {
-            BOTH_REJECT.fetch_add(1, Ordering::Relaxed);
+            bump(&counts.both_reject, 1);
             Ok(())
         }
         (None, Err((e, n))) => Err(Failure::new(
@@ -182,7 +169,7 @@ fn compare(
                 .any(|e| matches!(e.kind, ErrorKind::Interference | ErrorKind::ClobberedDef));
             match ours.iter().find(|e| !diverged && !ours_only(case, e)) {
                 None => {
-                    OURS_STRICTER.fetch_add(1, Ordering::Relaxed);
+                    bump(&counts.ours_stricter, 1);
                     Ok(())
                 }
                 Some(e) => Err(Failure::new(
@@ -287,16 +274,26 @@ end
                 1,
             ))
         };
-        let before = stats();
-        compare("x", &c, &[], Ok(())).unwrap();
-        compare("x", &c, &[wrong_value_at(2, 0)], theirs_err()).unwrap();
-        assert_ne!(stats(), before);
-        let f = compare("x", &c, &[], theirs_err()).unwrap_err();
+        let counts = VerdictCounts::default();
+        compare("x", &c, &[], Ok(()), &counts).unwrap();
+        compare("x", &c, &[wrong_value_at(2, 0)], theirs_err(), &counts).unwrap();
+        assert_eq!(
+            counts.report(),
+            "both_accept=1 both_reject=1 only_ours_rejects=0 malformed_not_cross_checked=0"
+        );
+        let f = compare("x", &c, &[], theirs_err(), &VerdictCounts::default()).unwrap_err();
         assert!(
             f.signature.to_string().contains("theirs rejects: Foo"),
             "{f}"
         );
-        let f = compare("x", &c, &[wrong_value_at(2, 0)], Ok(())).unwrap_err();
+        let f = compare(
+            "x",
+            &c,
+            &[wrong_value_at(2, 0)],
+            Ok(()),
+            &VerdictCounts::default(),
+        )
+        .unwrap_err();
         assert!(
             f.signature
                 .to_string()
@@ -308,24 +305,24 @@ end
             err(ErrorKind::Constraint, Site::Function, "x"),
             wrong_value_at(1, 2),
         ];
-        compare("x", &c, &stricter, Ok(())).unwrap();
+        compare("x", &c, &stricter, Ok(()), &VerdictCounts::default()).unwrap();
         // After an interference, later wrong values are not compared.
         let diverged = [
             err(ErrorKind::Interference, Site::Function, "x"),
             wrong_value_at(2, 0),
         ];
-        compare("x", &c, &diverged, Ok(())).unwrap();
+        compare("x", &c, &diverged, Ok(()), &VerdictCounts::default()).unwrap();
         // But a wrong value alone is compared, whichever error comes first.
         let mixed = [
             err(ErrorKind::Constraint, Site::Function, "x"),
             wrong_value_at(2, 0),
         ];
-        compare("x", &c, &mixed, Ok(())).unwrap_err();
+        compare("x", &c, &mixed, Ok(()), &VerdictCounts::default()).unwrap_err();
     }
 
     #[test]
     fn stats_counts_each_verdict() {
-        let s = stats();
+        let s = VerdictCounts::default().report();
         for key in [
             "both_accept=",
             "both_reject=",
@@ -340,8 +337,8 @@ end
     fn malformed_output_is_not_given_to_regalloc2() {
         let c = case();
         let out = Output::default();
-        let before = NOT_RUN.load(Ordering::Relaxed);
-        cross_check("x", &c, &out).unwrap();
-        assert!(NOT_RUN.load(Ordering::Relaxed) > before);
+        let counts = VerdictCounts::default();
+        cross_check("x", &c, &out, &counts).unwrap();
+        assert_eq!(counts.not_run.load(std::sync::atomic::Ordering::Relaxed), 1);
     }
 }

@@ -23,6 +23,7 @@
 pub mod draft;
 pub mod passes;
 
+use crate::context::Context;
 use crate::failure::Signature;
 use crate::Target;
 use allocator::Case;
@@ -287,9 +288,11 @@ pub struct Outcome {
 /// case; otherwise as bytes. Errors: the input does not fail, or a case was
 /// given to a target that does not run on cases.
 pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Outcome, String> {
+    // The reducer's own campaign: its counters are not reported.
+    let ctx = Context::default();
     match input {
         Input::Case(case) => {
-            let Some(found) = target.case_failure(case) else {
+            let Some(found) = target.case_failure(case, &ctx) else {
                 return Err(format!("target `{}` does not run on cases", target.name));
             };
             let Some(failure) = found else {
@@ -298,18 +301,18 @@ pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Ou
             Ok(reduce_case_keeping(target, case, failure.signature, opts))
         }
         Input::Bytes(bytes) => {
-            let Some(failure) = target.failure(bytes) else {
+            let Some(failure) = target.failure(bytes, &ctx) else {
                 return Err(format!("the input does not fail target `{}`", target.name));
             };
             let sig = failure.signature;
-            if let Some(case) = (target.case_of)(bytes) {
+            if let Some(case) = target.case_of(bytes) {
                 let same = is_candidate(&case)
-                    && matches!(target.case_failure(&case), Some(Some(f)) if f.signature == sig);
+                    && matches!(target.case_failure(&case, &ctx), Some(Some(f)) if f.signature == sig);
                 if same {
                     return Ok(reduce_case_keeping(target, &case, sig, opts));
                 }
             }
-            let keep = |b: &[u8]| target.failure(b).is_some_and(|f| f.signature == sig);
+            let keep = |b: &[u8]| target.failure(b, &ctx).is_some_and(|f| f.signature == sig);
             let (reduced, stats) = reduce_bytes(bytes, &keep, opts);
             Ok(Outcome {
                 signature: sig,
@@ -322,7 +325,9 @@ pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Ou
 }
 
 fn reduce_case_keeping(target: &Target, case: &Case, sig: Signature, opts: &Options) -> Outcome {
-    let keep = |c: &Case| matches!(target.case_failure(c), Some(Some(f)) if f.signature == sig);
+    let ctx = Context::default();
+    let keep =
+        |c: &Case| matches!(target.case_failure(c, &ctx), Some(Some(f)) if f.signature == sig);
     let (reduced, stats) = reduce_case(case, &keep, opts);
     Outcome {
         signature: sig,

@@ -7,58 +7,41 @@
 //! the interpreter did not catch are counted (precision is measured, not
 //! asserted).
 
+use super::{with_case, Input};
+use crate::context::{bump, Context};
 use crate::failure::{Failure, Oracle, Signature};
 use crate::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
 use allocator::{Allocation, Case, Output, PReg, RegClass, SpillSlot};
 use arbitrary::Unstructured;
 use checker::interp;
-use ssagen::{Choices, Config};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Counters over all runs of this target in the process.
-pub static MUTANTS: AtomicU64 = AtomicU64::new(0);
-pub static REJECTED: AtomicU64 = AtomicU64::new(0);
-pub static DIVERGED: AtomicU64 = AtomicU64::new(0);
-pub static REJECTED_NOT_DIVERGED: AtomicU64 = AtomicU64::new(0);
-
-/// One line of precision statistics.
-pub fn stats() -> String {
-    let m = MUTANTS.load(Ordering::Relaxed);
-    let r = REJECTED.load(Ordering::Relaxed);
-    let d = DIVERGED.load(Ordering::Relaxed);
-    let only = REJECTED_NOT_DIVERGED.load(Ordering::Relaxed);
-    format!("mutants={m} checker_rejected={r} interpreter_diverged={d} rejected_without_divergence={only}")
-}
-
-/// Every allocator on `case`, both oracles (the part of the target that
-/// does not depend on the mutation bytes).
-pub fn check_case(case: &Case) -> Result<(), Failure> {
-    for a in crate::allocators() {
-        allocate_and_judge(a, case, Oracles::Both)?;
-    }
-    Ok(())
-}
-
-pub fn check(data: &[u8]) -> Result<(), Failure> {
-    let mut u = Unstructured::new(data);
-    let case = ssagen::generate(&mut u, &Config::default());
-    super::ssagen::note_case(&case);
+use ssagen::Choices;
+/// Every allocator on the case, both oracles; then, when the case was
+/// generated, up to four mutants of each output drawn from the bytes left.
+pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
+    let Input::Case { case, rest } = input else {
+        panic!("checker_soundness runs on cases");
+    };
+    let Some(rest) = rest else {
+        for a in crate::allocators() {
+            allocate_and_judge(a, case, Oracles::Both, ctx)?;
+        }
+        return Ok(());
+    };
+    super::ssagen::note_case(case);
+    let mut u = Unstructured::new(rest);
     let mut c = Choices::new(&mut u);
+    let counts = &ctx.mutants;
     for a in crate::allocators() {
-        let out = match allocate_and_judge(a, &case, Oracles::Both) {
+        let out = match allocate_and_judge(a, case, Oracles::Both, ctx) {
             Ok(Some(out)) => out,
             Ok(None) => continue,
-            Err(mut f) => {
-                f.message.push('\n');
-                f.message.push_str(&allocator::ir::text::print(&case));
-                return Err(f);
-            }
+            Err(f) => return Err(with_case(f, case)),
         };
         for _ in 0..4 {
-            let Some((what, m)) = mutate(&case, &out, &mut c) else {
+            let Some((what, m)) = mutate(case, &out, &mut c) else {
                 break;
             };
-            MUTANTS.fetch_add(1, Ordering::Relaxed);
+            bump(&counts.mutants, 1);
             let errs = checker::check(&case.func, &case.machine, &m);
             let rejected = !errs.is_empty();
             for e in &errs {
@@ -67,10 +50,12 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
             let divergence =
                 (0..PATHS).find_map(|s| interp::run(&case.func, &m, s, MAX_STEPS).err());
             crate::features::note("mutant", rejected as u64 + 2 * divergence.is_some() as u64);
-            REJECTED.fetch_add(rejected as u64, Ordering::Relaxed);
-            DIVERGED.fetch_add(divergence.is_some() as u64, Ordering::Relaxed);
-            REJECTED_NOT_DIVERGED
-                .fetch_add((rejected && divergence.is_none()) as u64, Ordering::Relaxed);
+            bump(&counts.rejected, rejected as u64);
+            bump(&counts.diverged, divergence.is_some() as u64);
+            bump(
+                &counts.rejected_not_diverged,
+                (rejected && divergence.is_none()) as u64,
+            );
             if let (Some(d), false) = (&divergence, rejected) {
                 let mut shown = case.clone();
                 shown.output = Some(m);

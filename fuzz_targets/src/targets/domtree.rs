@@ -2,17 +2,23 @@
 //! a naive dataflow computation, and along a random path from the entry
 //! every dominator of each block must have been visited before it.
 
+use super::Input;
+use crate::context::Context;
 use crate::failure::{Failure, Oracle, Signature};
 use allocator::analysis::domtree::{naive_dominators, DomTree};
 use allocator::{Block, Case};
 use arbitrary::Unstructured;
-use ssagen::{generate, Choices, Config};
+use ssagen::Choices;
 
-pub fn check(data: &[u8]) -> Result<(), Failure> {
-    let mut u = Unstructured::new(data);
-    let case = generate(&mut u, &Config::cfg_only());
+pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
+    let Input::Case { case, rest } = input else {
+        panic!("domtree runs on cases");
+    };
     let f = &case.func;
-    let tree = check_tree(&case)?;
+    let tree = check_tree(case)?;
+    let Some(rest) = rest else {
+        return Ok(());
+    };
     crate::features::note_bucket("blocks", f.num_blocks() as u64);
     crate::features::note(
         "irreducible",
@@ -28,6 +34,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
     };
     crate::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
     // A random walk from the entry, restarting at returns.
+    let mut u = Unstructured::new(rest);
     let mut c = Choices::new(&mut u);
     let mut visited = vec![false; f.num_blocks()];
     let mut b = f.entry_block();
@@ -42,7 +49,7 @@ pub fn check(data: &[u8]) -> Result<(), Failure> {
                     Signature::new(None, Oracle::Domtree, "path"),
                     format!(
                         "{x} dominates {b} but the path {path:?} reached {b} without it\n{}",
-                        allocator::ir::text::print(&case)
+                        allocator::ir::text::print(case)
                     ),
                 ));
             }

@@ -10,105 +10,149 @@ mod domtree;
 mod moves;
 mod ssagen;
 
+use crate::context::Context;
 use crate::failure::Failure;
 use allocator::Case;
+use arbitrary::Unstructured;
 use std::sync::Arc;
 
-/// A target's body: runs one input, `Err` on a finding.
-pub type Check = Arc<dyn Fn(&[u8]) -> Result<(), Failure> + Send + Sync>;
+/// What a target checks: a case (generated from the input, or read from a
+/// `.ra` file), or the raw bytes for targets whose input is not a case.
+pub enum Input<'a> {
+    Case {
+        case: Case,
+        /// The bytes the generator left, for the body's further choices
+        /// (mutations, a random path). `None` for a case given directly:
+        /// the body skips what needs them, and does not print the case in
+        /// its messages, since the user holds it already.
+        rest: Option<&'a [u8]>,
+    },
+    Bytes(&'a [u8]),
+}
 
-/// The part of a target's body that runs on a case, for targets whose input
-/// is a generated case: what `rafuzz run` does with a `.ra` file and what
-/// the reducer asks of each candidate.
-pub type CaseCheck = Arc<dyn Fn(&Case) -> Result<(), Failure> + Send + Sync>;
+/// How a target turns the fuzzer's bytes into its [`Input`].
+#[derive(Clone)]
+pub enum Decode {
+    /// A case of this generator config.
+    Generate(::ssagen::Config),
+    /// A case of the config [`differential_config`] picks by the first byte.
+    Differential,
+    /// The bytes themselves.
+    Bytes,
+}
 
-/// A fuzz target: a name, a one-line description and its body.
+impl Decode {
+    /// The input `data` decodes to.
+    pub fn decode<'a>(&self, data: &'a [u8]) -> Input<'a> {
+        let (config, data) = match self {
+            Decode::Bytes => return Input::Bytes(data),
+            Decode::Generate(config) => (config.clone(), data),
+            Decode::Differential => differential_config(data),
+        };
+        let mut u = Unstructured::new(data);
+        let case = ::ssagen::generate(&mut u, &config);
+        Input::Case {
+            case,
+            rest: Some(u.take_rest()),
+        }
+    }
+}
+
+/// A target's body: checks one input in one campaign, `Err` on a finding.
+pub type Body = Arc<dyn Fn(&Input, &Context) -> Result<(), Failure> + Send + Sync>;
+
+/// A fuzz target: a name, a one-line description, how it decodes its input
+/// and the one body that checks it. The engine wrappers, `rafuzz run` (on
+/// raw inputs and on `.ra` cases), the reducer and the case saved beside a
+/// finding all go through [`Target::decode`] and [`Target::body`].
 #[derive(Clone)]
 pub struct Target {
     pub name: &'static str,
     pub description: &'static str,
-    /// Runs one input; `Err` on a finding (a panic of the target's own code
-    /// is a finding too, see [`Target::failure`]).
-    pub check: Check,
-    /// The same check on a case given directly, when the input is a case.
-    pub check_case: Option<CaseCheck>,
-    /// Counters the target keeps over a process, as one line, if any.
-    pub stats: Option<fn() -> String>,
-    /// The case the target builds from an input, when it builds one: saved
-    /// beside a finding, and where reduction starts.
-    pub case_of: CaseOf,
+    pub decode: Decode,
+    pub body: Body,
+    /// The counters the target keeps in a campaign, as one report, if any.
+    pub stats: Option<fn(&Context) -> String>,
 }
 
 impl Target {
+    /// Checks the fuzzer's bytes `data`: `Err` on a finding (a panic of the
+    /// target's own code propagates; see [`Target::failure`]).
+    pub fn check(&self, data: &[u8], ctx: &Context) -> Result<(), Failure> {
+        (self.body)(&self.decode.decode(data), ctx)
+    }
+
     /// What `data` finds: the target's failure, or a panic of its code.
-    pub fn failure(&self, data: &[u8]) -> Option<Failure> {
-        match crate::panics::catch(|| (self.check)(data)) {
+    pub fn failure(&self, data: &[u8], ctx: &Context) -> Option<Failure> {
+        match crate::panics::catch(|| self.check(data, ctx)) {
             Ok(r) => r.err(),
             Err(msg) => Some(Failure::panic(&msg)),
         }
     }
 
+    /// Whether the target's input is a case (so that it runs on `.ra` files).
+    pub fn takes_cases(&self) -> bool {
+        !matches!(self.decode, Decode::Bytes)
+    }
+
     /// What `case` finds, for a target that runs on cases (`None` for the
     /// others). The case must be valid and feasible.
-    pub fn case_failure(&self, case: &Case) -> Option<Option<Failure>> {
-        let check = self.check_case.as_ref()?;
-        Some(match crate::panics::catch(|| check(case)) {
+    pub fn case_failure(&self, case: &Case, ctx: &Context) -> Option<Option<Failure>> {
+        if !self.takes_cases() {
+            return None;
+        }
+        let input = Input::Case {
+            case: case.clone(),
+            rest: None,
+        };
+        Some(match crate::panics::catch(|| (self.body)(&input, ctx)) {
             Ok(r) => r.err(),
             Err(msg) => Some(Failure::panic(&msg)),
         })
     }
 
+    /// The case the target builds from `data`, when it builds one: saved
+    /// beside a finding, and where reduction starts.
+    pub fn case_of(&self, data: &[u8]) -> Option<Case> {
+        match self.decode.decode(data) {
+            Input::Case { case, .. } => Some(case),
+            Input::Bytes(_) => None,
+        }
+    }
+
     /// Runs one input the way an engine wrapper does: panics on a finding,
     /// with `TARGET: SIGNATURE: message` as the panic message.
-    pub fn run(&self, data: &[u8]) {
-        if let Err(f) = (self.check)(data) {
+    pub fn run(&self, data: &[u8], ctx: &Context) {
+        if let Err(f) = self.check(data, ctx) {
             panic!("{}: {f}", self.name);
         }
     }
 }
 
-/// How a target turns its input into a case, when it has one.
-pub type CaseOf = fn(&[u8]) -> Option<Case>;
-
-/// The failure `check` finds in the case the default generator makes from
-/// `data`, with the case appended to the message.
-pub fn check_generated(
-    data: &[u8],
-    check: impl FnOnce(&Case) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    check_generated_with(data, &::ssagen::Config::default(), check)
-}
-
-/// [`check_generated`] with another generator config.
-pub fn check_generated_with(
-    data: &[u8],
-    config: &::ssagen::Config,
-    check: impl FnOnce(&Case) -> Result<(), Failure>,
-) -> Result<(), Failure> {
-    let case = ::ssagen::generate_from_bytes(data, config);
-    ssagen::note_case(&case);
-    check(&case).map_err(|mut f| {
-        f.message.push('\n');
-        f.message.push_str(&allocator::ir::text::print(&case));
-        f
+/// The body of a target that needs nothing but the case, from `check`:
+/// notes the case's features and, when `show_case` is set and the case was
+/// generated, appends the printed case to a failure's message.
+pub fn case_body(
+    show_case: bool,
+    check: impl Fn(&Case, &Context) -> Result<(), Failure> + Send + Sync + 'static,
+) -> Body {
+    Arc::new(move |input: &Input, ctx: &Context| {
+        let Input::Case { case, rest } = input else {
+            panic!("a case target was handed bytes");
+        };
+        ssagen::note_case(case);
+        check(case, ctx).map_err(|f| match rest {
+            Some(_) if show_case => with_case(f, case),
+            _ => f,
+        })
     })
 }
 
-/// The case the default generator makes from `data`.
-pub fn generated_case(data: &[u8]) -> Option<Case> {
-    Some(::ssagen::generate_from_bytes(
-        data,
-        &::ssagen::Config::default(),
-    ))
-}
-
-/// The case [`::ssagen::Config::regalloc2`] makes from `data`: what the
-/// regalloc2 allocators' checker targets run.
-pub fn regalloc2_case(data: &[u8]) -> Option<Case> {
-    Some(::ssagen::generate_from_bytes(
-        data,
-        &::ssagen::Config::regalloc2(),
-    ))
+/// `f` with the printed `case` appended to its message.
+pub fn with_case(mut f: Failure, case: &Case) -> Failure {
+    f.message.push('\n');
+    f.message.push_str(&allocator::ir::text::print(case));
+    f
 }
 
 /// The generator config `differential` uses for `data`, and the bytes left
@@ -124,75 +168,43 @@ pub fn differential_config(data: &[u8]) -> (::ssagen::Config, &[u8]) {
     }
 }
 
-fn differential_case(data: &[u8]) -> Option<Case> {
-    let (config, rest) = differential_config(data);
-    Some(::ssagen::generate_from_bytes(rest, &config))
-}
-
-/// The case [`::ssagen::Config::regalloc2_fastalloc`] makes from `data`.
-pub fn regalloc2_fastalloc_case(data: &[u8]) -> Option<Case> {
-    Some(::ssagen::generate_from_bytes(
-        data,
-        &::ssagen::Config::regalloc2_fastalloc(),
-    ))
-}
-
-fn cfg_case(data: &[u8]) -> Option<Case> {
-    Some(::ssagen::generate_from_bytes(
-        data,
-        &::ssagen::Config::cfg_only(),
-    ))
-}
-
-fn no_case(_: &[u8]) -> Option<Case> {
-    None
-}
-
 /// Every target, in a fixed order.
 pub fn targets() -> Vec<Target> {
     [
         Target {
             name: "ssagen",
             description: "the generator's case must validate, be feasible and round-trip through the text format",
-            check: Arc::new(ssagen::check),
-            check_case: Some(Arc::new(ssagen::check_case)),
+            decode: Decode::Generate(::ssagen::Config::default()),
+            body: case_body(false, |c, _| ssagen::check_case(c)),
             stats: None,
-            case_of: generated_case,
         },
         Target {
             name: "domtree",
             description: "dominators must match a naive dataflow and hold along a random path",
-            check: Arc::new(domtree::check),
-            check_case: Some(Arc::new(|c: &Case| domtree::check_tree(c).map(|_| ()))),
+            decode: Decode::Generate(::ssagen::Config::cfg_only()),
+            body: Arc::new(domtree::check),
             stats: None,
-            case_of: cfg_case,
         },
         Target {
             name: "moves",
             description: "resolved parallel moves must pass the abstract interpreter",
-            check: Arc::new(moves::check),
-            check_case: None,
+            decode: Decode::Bytes,
+            body: Arc::new(moves::check),
             stats: None,
-            case_of: no_case,
         },
         Target {
             name: "checker_soundness",
             description: "every allocator passes both oracles; mutants the interpreter catches, the checker must reject",
-            check: Arc::new(checker_soundness::check),
-            check_case: Some(Arc::new(checker_soundness::check_case)),
-            stats: Some(checker_soundness::stats),
-            case_of: generated_case,
+            decode: Decode::Generate(::ssagen::Config::default()),
+            body: Arc::new(checker_soundness::check),
+            stats: Some(|ctx| ctx.mutants.report()),
         },
         Target {
             name: "differential",
             description: "every allocator on one case: both oracles, the same values at every use, quality compared",
-            check: Arc::new(|d: &[u8]| {
-                let (config, rest) = differential_config(d);
-                check_generated_with(rest, &config, differential::check_case)
-            }),
-            check_case: Some(Arc::new(differential::check_case)),
-            stats: Some(differential::stats),
-            case_of: differential_case,
+            decode: Decode::Differential,
+            body: case_body(true, differential::check_case),
+            stats: Some(|ctx| ctx.quality.report()),
         },
     ]
     .into_iter()
@@ -207,22 +219,29 @@ fn agreement() -> Option<Target> {
     return Some(Target {
         name: "checker_agreement",
         description: "our checker and regalloc2's give the same verdict on every allocator's output and on mutants of it",
-        check: Arc::new(checker_agreement::check),
-        check_case: Some(Arc::new(checker_agreement::check_case)),
-        stats: Some(checker_agreement::stats),
-        case_of: differential_case,
+        decode: Decode::Differential,
+        body: Arc::new(checker_agreement::check),
+        stats: Some(|ctx| ctx.verdicts.report()),
     });
     #[cfg(not(feature = "regalloc2"))]
     None
 }
 
 /// The target called `name`, including the test-only ones: `planted` and
-/// the `fault_*` targets of [`crate::faults`].
+/// the `fault_*` targets, one per allocator of [`crate::faults::FAULTY`].
 pub fn target_by_name(name: &str) -> Option<Target> {
     targets()
         .into_iter()
         .chain([planted()])
-        .chain(crate::faults::targets())
+        .chain(crate::faults::FAULTY.iter().map(|a| Target {
+            name: a.target_name(),
+            description: "test only: linear_scan with a planted bug, both oracles",
+            decode: Decode::Generate(::ssagen::Config::default()),
+            body: case_body(true, move |case, ctx| {
+                differential::allocator_check(a, case, ctx)
+            }),
+            stats: None,
+        }))
         .find(|t| t.name == name)
 }
 
@@ -237,7 +256,11 @@ pub fn planted() -> Target {
     Target {
         name: "planted",
         description: "test only: fails on inputs starting with RAFZ!",
-        check: Arc::new(|data: &[u8]| {
+        decode: Decode::Bytes,
+        body: Arc::new(|input: &Input, _: &Context| {
+            let Input::Bytes(data) = input else {
+                return Ok(());
+            };
             let n = data
                 .iter()
                 .zip(PLANTED_MAGIC)
@@ -256,8 +279,6 @@ pub fn planted() -> Target {
             }
             Ok(())
         }),
-        check_case: None,
         stats: None,
-        case_of: no_case,
     }
 }

@@ -4,6 +4,8 @@
 //! with 0, 1 or several free registers; the resolver's sequence must pass
 //! the abstract interpreter.
 
+use super::Input;
+use crate::context::Context;
 use crate::failure::{Failure, Oracle, Signature};
 use allocator::moves::{MoveContext, MoveResolver, ParallelMove};
 use allocator::{Allocation, MachineEnv, PReg, PRegSet, RegClass, SpillSlot};
@@ -11,7 +13,10 @@ use arbitrary::Unstructured;
 use checker::moves::check_resolution;
 use ssagen::Choices;
 
-pub fn check(data: &[u8]) -> Result<(), Failure> {
+pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
+    let Input::Bytes(data) = input else {
+        panic!("moves runs on bytes");
+    };
     let mut u = Unstructured::new(data);
     let mut c = Choices::new(&mut u);
     // The machine: per class 1..8 registers, maybe a scratch, maybe fixed

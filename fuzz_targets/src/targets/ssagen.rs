@@ -5,13 +5,7 @@ use crate::failure::{Failure, Oracle, Signature};
 use allocator::ir::text::{parse, print};
 use allocator::ir::validate::validate;
 use allocator::Case;
-use ssagen::{feasibility, generate_from_bytes, Config};
-
-pub fn check(data: &[u8]) -> Result<(), Failure> {
-    let case = generate_from_bytes(data, &Config::default());
-    note_case(&case);
-    check_case(&case)
-}
+use ssagen::feasibility;
 
 /// The case must be valid, feasible, and come back unchanged from printing
 /// and parsing.

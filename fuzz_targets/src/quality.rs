@@ -1,0 +1,121 @@
+//! Allocation quality as `differential` compares it: per allocator, the
+//! cases it took and, per case, its moves, spills, reloads, register moves
+//! and moves weighted by loop depth, over every case it took and over the
+//! cases every allocator took.
+
+use allocator::{Case, Output};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// One allocator's figures, summed over cases.
+#[derive(Clone, Copy, Default)]
+pub struct Quality {
+    pub cases: u64,
+    pub unsupported: u64,
+    pub moves: u64,
+    pub spills: u64,
+    pub reloads: u64,
+    pub reg_moves: u64,
+    pub weighted: u64,
+}
+
+impl Quality {
+    /// The figures of one allocation of `case` (`None`: not supported).
+    pub fn of(case: &Case, out: Option<&Output>) -> Quality {
+        let mut one = Quality::default();
+        match out {
+            None => one.unsupported = 1,
+            Some(out) => {
+                let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+                one.cases = 1;
+                one.moves = st.moves as u64;
+                one.spills = st.spills as u64;
+                one.reloads = st.reloads as u64;
+                one.reg_moves = st.reg_moves as u64;
+                one.weighted = out.weighted_moves(
+                    &case.func,
+                    &allocator::analysis::loops::loop_depths(&case.func),
+                );
+            }
+        }
+        one
+    }
+
+    fn add(&mut self, o: &Quality) {
+        self.cases += o.cases;
+        self.unsupported += o.unsupported;
+        self.moves += o.moves;
+        self.spills += o.spills;
+        self.reloads += o.reloads;
+        self.reg_moves += o.reg_moves;
+        self.weighted += o.weighted;
+    }
+}
+
+/// The figures of a campaign, per allocator.
+#[derive(Default)]
+pub struct QualityBook {
+    all: Mutex<BTreeMap<&'static str, Quality>>,
+    /// The same, over only the cases every allocator allocated: the fair
+    /// comparison when some allocators refuse some cases.
+    common: Mutex<BTreeMap<&'static str, Quality>>,
+}
+
+impl QualityBook {
+    /// Adds one allocator's figures on one case.
+    pub fn record(&self, name: &'static str, q: &Quality) {
+        self.all.lock().unwrap().entry(name).or_default().add(q);
+    }
+
+    /// Adds one case to the common table, when every allocator took it.
+    pub fn record_common(&self, per_allocator: &[(&'static str, Quality)]) {
+        if per_allocator.iter().all(|(_, q)| q.cases == 1) {
+            let mut common = self.common.lock().unwrap();
+            for (name, q) in per_allocator {
+                common.entry(name).or_default().add(q);
+            }
+        }
+    }
+
+    /// The comparison tables: per allocator, mean counts per case, over the
+    /// cases each allocator took, then over the cases all of them took.
+    pub fn report(&self) -> String {
+        let all = table(&self.all.lock().unwrap());
+        let common = self.common.lock().unwrap();
+        let n = common.values().next().map_or(0, |q| q.cases);
+        format!(
+            "{all}
+over the {n} cases every allocator took:
+{}",
+            table(&common)
+        )
+    }
+}
+
+fn table(q: &BTreeMap<&'static str, Quality>) -> String {
+    let mut s = format!(
+        "{:<20} {:>7} {:>11} {:>8} {:>8} {:>8} {:>9} {:>13}",
+        "allocator",
+        "cases",
+        "unsupported",
+        "moves",
+        "spills",
+        "reloads",
+        "reg-moves",
+        "loop-weighted"
+    );
+    for (name, x) in q.iter() {
+        let n = x.cases.max(1) as f64;
+        s.push_str(&format!(
+            "\n{name:<20} {:>7} {:>11} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>13.1}",
+            x.cases,
+            x.unsupported,
+            x.moves as f64 / n,
+            x.spills as f64 / n,
+            x.reloads as f64 / n,
+            x.reg_moves as f64 / n,
+            x.weighted as f64 / n
+        ));
+    }
+    s
+}
