@@ -3,7 +3,7 @@
 //! with `Config::regalloc2()`, or the default config when the second
 //! argument is `default`), the share each of its
 //! allocators allocates, and how often each limitation of
-//! `fuzz_targets::ra2::unsupported` is hit. The README's figures come from
+//! `fuzz_targets::ra2::unsupported` is hit. The figures in docs/regalloc2.md come from
 //! `cargo run --release -p fuzz_targets --example regalloc2_support -- 2000`.
 
 use allocator::AllocError;

@@ -102,7 +102,7 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Everything regalloc2 takes (see the README's list of its
+    /// Everything regalloc2 takes (see docs/regalloc2.md for the list of its
     /// limitations): no `limit`, no operands on branches and returns, no
     /// vreg used twice by one instruction, reuse as regalloc2 understands it,
     /// no `fixed` operand naming a register in no list.

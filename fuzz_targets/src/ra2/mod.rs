@@ -77,7 +77,7 @@ impl Regalloc2 {
             Ok(out) => Ok(adapt::from_output(&out)),
             // regalloc2's idea of a feasible case is narrower than ours: ion
             // cannot always evict around fixed registers in a tight
-            // register file. See the README.
+            // register file. See docs/regalloc2.md.
             Err(ra2::RegAllocError::TooManyLiveRegs) => Err(AllocError::Unsupported(
                 "regalloc2 gave up with TooManyLiveRegs (too-many-live-regs)".into(),
             )),

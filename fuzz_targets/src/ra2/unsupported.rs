@@ -1,7 +1,7 @@
 //! The valid cases regalloc2 does not take, recognised before it runs.
 //!
 //! regalloc2 documents some of these (it returns an error), others it meets
-//! with a panic or a `todo!`. Each is a [`Limitation`]; the README lists
+//! with a panic or a `todo!`. Each is a [`Limitation`]; docs/regalloc2.md lists
 //! them with a reduced example under `tests/regressions/regalloc2/`, and a test
 //! checks that each example is refused for exactly its reason. A case that
 //! hits none of them and still fails inside regalloc2 is a finding.
