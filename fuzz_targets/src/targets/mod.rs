@@ -18,6 +18,9 @@ use std::sync::Arc;
 
 /// What a target checks: a case (generated from the input, or read from a
 /// `.ra` file), or the raw bytes for targets whose input is not a case.
+// An input lives for one check; boxing its case would cost an allocation
+// per execution for nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Input<'a> {
     Case {
         case: Case,

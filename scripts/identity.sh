@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Byte-identity snapshot for refactors that must not change behaviour:
+# `rafuzz gen`, `alloc` (every allocator) and `check` over seeds 0-199 and
+# 20 larger cases, `validate` on the invalid cases, `check` on the
+# regressions, `run` on every target's seed corpus and `gen --stats`.
+#   scripts/identity.sh RAFUZZ OUT_DIR
+# Build rafuzz before and after the change, snapshot both, then
+# `diff -r BEFORE AFTER`: only the `ns/inst` timing line of stats.txt may differ.
+set -u
+rafuzz=$(realpath "$1"); out=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+rm -rf "$out"; mkdir -p "$out/gen" "$out/alloc"
+for s in $(seq 0 199); do
+    $rafuzz gen --seed "$s" > "$out/gen/$s.ra" 2>&1; echo "rc=$?" >> "$out/gen/$s.ra"
+done
+for s in $(seq 0 19); do
+    $rafuzz gen --seed "$s" --size 4000 > "$out/gen/big$s.ra" 2>&1
+done
+for a in $($rafuzz list | sed -n '/^allocators:/,/^targets:/p' | sed '1d;$d'); do
+    mkdir -p "$out/alloc/$a"
+    for f in "$out"/gen/*.ra; do
+        b=$(basename "$f" .ra)
+        sed '/^rc=/d' "$f" > "$tmp/case.ra"
+        $rafuzz alloc --allocator "$a" "$tmp/case.ra" > "$out/alloc/$a/$b.ra" 2>&1
+        echo "rc=$?" >> "$out/alloc/$a/$b.ra"
+        sed '/^rc=/d' "$out/alloc/$a/$b.ra" > "$tmp/alloc.ra"
+        $rafuzz check "$tmp/alloc.ra" > "$out/alloc/$a/$b.check" 2>&1
+        echo "rc=$?" >> "$out/alloc/$a/$b.check"
+    done
+done
+(cd "$root" && $rafuzz validate tests/cases/invalid/*.ra) > "$out/invalid.txt" 2>&1; echo "rc=$?" >> "$out/invalid.txt"
+(cd "$root" && $rafuzz check tests/regressions/*.ra) > "$out/regress.txt" 2>&1; echo "rc=$?" >> "$out/regress.txt"
+for t in $($rafuzz list | sed -n '/^targets:/,$p' | tail -n +2 | awk '{print $1}'); do
+    (cd "$root" && $rafuzz run "$t" "corpus/$t") > "$out/run_$t.txt" 2>&1; echo "rc=$?" >> "$out/run_$t.txt"
+done
+$rafuzz gen --stats 300 > "$out/stats.txt" 2>&1
+rm -rf "$tmp"
