@@ -7,7 +7,7 @@
 # Build rafuzz before and after the change, snapshot both, then
 # `diff -r BEFORE AFTER`: only the `ns/inst` timing line of stats.txt may differ.
 set -u
-rafuzz=$(realpath "$1"); out=$2
+rafuzz=$(realpath "$1"); out=$(realpath -m "$2")
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 rm -rf "$out"; mkdir -p "$out/gen" "$out/alloc"
@@ -22,10 +22,10 @@ for a in $($rafuzz list | sed -n '/^allocators:/,/^targets:/p' | sed '1d;$d'); d
     for f in "$out"/gen/*.ra; do
         b=$(basename "$f" .ra)
         sed '/^rc=/d' "$f" > "$tmp/case.ra"
-        $rafuzz alloc --allocator "$a" "$tmp/case.ra" > "$out/alloc/$a/$b.ra" 2>&1
+        (cd "$tmp" && $rafuzz alloc --allocator "$a" case.ra) > "$out/alloc/$a/$b.ra" 2>&1
         echo "rc=$?" >> "$out/alloc/$a/$b.ra"
         sed '/^rc=/d' "$out/alloc/$a/$b.ra" > "$tmp/alloc.ra"
-        $rafuzz check "$tmp/alloc.ra" > "$out/alloc/$a/$b.check" 2>&1
+        (cd "$tmp" && $rafuzz check alloc.ra) > "$out/alloc/$a/$b.check" 2>&1
         echo "rc=$?" >> "$out/alloc/$a/$b.check"
     done
 done

@@ -24,7 +24,7 @@ fn allocate(a: &dyn allocator::Allocator, case: &Case) -> Option<allocator::Outp
 /// the case was generated, up to four mutants of each drawn from the bytes
 /// left.
 pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
-    let Input::Case { case, rest } = input else {
+    let Input::Case { case, rest } = *input else {
         panic!("checker_agreement runs on cases");
     };
     let counts = &ctx.verdicts;

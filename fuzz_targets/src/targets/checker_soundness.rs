@@ -18,7 +18,7 @@ use ssagen::Choices;
 /// Every allocator on the case, both oracles; then, when the case was
 /// generated, up to four mutants of each output drawn from the bytes left.
 pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
-    let Input::Case { case, rest } = input else {
+    let Input::Case { case, rest } = *input else {
         panic!("checker_soundness runs on cases");
     };
     let Some(rest) = rest else {

@@ -11,7 +11,7 @@ use arbitrary::Unstructured;
 use ssagen::Choices;
 
 pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
-    let Input::Case { case, rest } = input else {
+    let Input::Case { case, rest } = *input else {
         panic!("domtree runs on cases");
     };
     let f = &case.func;

@@ -18,12 +18,10 @@ use std::sync::Arc;
 
 /// What a target checks: a case (generated from the input, or read from a
 /// `.ra` file), or the raw bytes for targets whose input is not a case.
-// An input lives for one check; boxing its case would cost an allocation
-// per execution for nothing.
-#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy)]
 pub enum Input<'a> {
     Case {
-        case: Case,
+        case: &'a Case,
         /// The bytes the generator left, for the body's further choices
         /// (mutations, a random path). `None` for a case given directly:
         /// the body skips what needs them, and does not print the case in
@@ -45,18 +43,21 @@ pub enum Decode {
 }
 
 impl Decode {
-    /// The input `data` decodes to.
-    pub fn decode<'a>(&self, data: &'a [u8]) -> Input<'a> {
-        let (config, data) = match self {
-            Decode::Bytes => return Input::Bytes(data),
-            Decode::Generate(config) => (config.clone(), data),
-            Decode::Differential => differential_config(data),
+    /// The case `data` generates and the bytes the generator left, for a
+    /// target whose input is a case; `None` for one that takes bytes.
+    pub fn generate<'a>(&self, data: &'a [u8]) -> Option<(Case, &'a [u8])> {
+        let generate = |config: &::ssagen::Config, data: &'a [u8]| {
+            let mut u = Unstructured::new(data);
+            let case = ::ssagen::generate(&mut u, config);
+            (case, u.take_rest())
         };
-        let mut u = Unstructured::new(data);
-        let case = ::ssagen::generate(&mut u, &config);
-        Input::Case {
-            case,
-            rest: Some(u.take_rest()),
+        match self {
+            Decode::Bytes => None,
+            Decode::Generate(config) => Some(generate(config, data)),
+            Decode::Differential => {
+                let (config, rest) = differential_config(data);
+                Some(generate(&config, rest))
+            }
         }
     }
 }
@@ -82,15 +83,21 @@ impl Target {
     /// Checks the fuzzer's bytes `data`: `Err` on a finding (a panic of the
     /// target's own code propagates; see [`Target::failure`]).
     pub fn check(&self, data: &[u8], ctx: &Context) -> Result<(), Failure> {
-        (self.body)(&self.decode.decode(data), ctx)
+        match self.decode.generate(data) {
+            Some((case, rest)) => (self.body)(
+                &Input::Case {
+                    case: &case,
+                    rest: Some(rest),
+                },
+                ctx,
+            ),
+            None => (self.body)(&Input::Bytes(data), ctx),
+        }
     }
 
     /// What `data` finds: the target's failure, or a panic of its code.
     pub fn failure(&self, data: &[u8], ctx: &Context) -> Option<Failure> {
-        match crate::panics::catch(|| self.check(data, ctx)) {
-            Ok(r) => r.err(),
-            Err(msg) => Some(Failure::panic(&msg)),
-        }
+        caught(|| self.check(data, ctx))
     }
 
     /// Whether the target's input is a case (so that it runs on `.ra` files).
@@ -104,23 +111,14 @@ impl Target {
         if !self.takes_cases() {
             return None;
         }
-        let input = Input::Case {
-            case: case.clone(),
-            rest: None,
-        };
-        Some(match crate::panics::catch(|| (self.body)(&input, ctx)) {
-            Ok(r) => r.err(),
-            Err(msg) => Some(Failure::panic(&msg)),
-        })
+        let input = Input::Case { case, rest: None };
+        Some(caught(|| (self.body)(&input, ctx)))
     }
 
     /// The case the target builds from `data`, when it builds one: saved
     /// beside a finding, and where reduction starts.
     pub fn case_of(&self, data: &[u8]) -> Option<Case> {
-        match self.decode.decode(data) {
-            Input::Case { case, .. } => Some(case),
-            Input::Bytes(_) => None,
-        }
+        self.decode.generate(data).map(|(case, _)| case)
     }
 
     /// Runs one input the way an engine wrapper does: panics on a finding,
@@ -132,6 +130,14 @@ impl Target {
     }
 }
 
+/// The failure `check` returns, or its panic as a failure.
+fn caught(check: impl FnOnce() -> Result<(), Failure>) -> Option<Failure> {
+    match crate::panics::catch(check) {
+        Ok(r) => r.err(),
+        Err(msg) => Some(Failure::panic(&msg)),
+    }
+}
+
 /// The body of a target that needs nothing but the case, from `check`:
 /// notes the case's features and, when `show_case` is set and the case was
 /// generated, appends the printed case to a failure's message.
@@ -140,7 +146,7 @@ pub fn case_body(
     check: impl Fn(&Case, &Context) -> Result<(), Failure> + Send + Sync + 'static,
 ) -> Body {
     Arc::new(move |input: &Input, ctx: &Context| {
-        let Input::Case { case, rest } = input else {
+        let Input::Case { case, rest } = *input else {
             panic!("a case target was handed bytes");
         };
         ssagen::note_case(case);
@@ -261,8 +267,8 @@ pub fn planted() -> Target {
         description: "test only: fails on inputs starting with RAFZ!",
         decode: Decode::Bytes,
         body: Arc::new(|input: &Input, _: &Context| {
-            let Input::Bytes(data) = input else {
-                return Ok(());
+            let Input::Bytes(data) = *input else {
+                panic!("planted runs on bytes");
             };
             let n = data
                 .iter()

@@ -14,7 +14,7 @@ use checker::moves::check_resolution;
 use ssagen::Choices;
 
 pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
-    let Input::Bytes(data) = input else {
+    let Input::Bytes(data) = *input else {
         panic!("moves runs on bytes");
     };
     let mut u = Unstructured::new(data);
