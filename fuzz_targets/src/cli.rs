@@ -1,9 +1,15 @@
 //! The subcommands of `rafuzz`, as functions that write to a sink and return
 //! the exit status, so tests can run them without a process.
 
+use crate::engine::triage::Verdict;
+use crate::reduce::predicate::{
+    checker_target_of, reduce_for_allocator, reduce_for_command, ReduceBy,
+};
+use crate::reduce::report::{describe, rafuzz_run, reduced_path, replay_command, write_reduced};
+use crate::reduce::Input;
 use allocator::ir::text::parse_and_validate;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Reads a case file, or reports `FILE: cannot read: ...`.
 pub fn read_file(path: &Path, out: &mut dyn Write) -> Option<Vec<u8>> {
@@ -324,9 +330,8 @@ pub fn fuzz(
             let _ = writeln!(out, "\n{}:\n{}", t.name, stats(&report.context));
         }
     }
-    // Each distinct failure is reduced once; repeats point to the first.
-    let mut reduced: Vec<(&str, crate::failure::Signature, PathBuf)> = Vec::new();
-    for f in &report.findings {
+    for t in crate::engine::triage::triage(&report.findings, &opts.targets, reduce_time) {
+        let f = t.finding;
         let _ = writeln!(
             out,
             "\nFOUND in {}: {}",
@@ -339,132 +344,27 @@ pub fn fuzz(
             let _ = writeln!(out, "  case:    {}", case.display());
         }
         let _ = writeln!(out, "  message: {}", f.path.with_extension("txt").display());
-        let mut replay = f.path.clone();
-        let same = reduced
-            .iter()
-            .find(|(t, s, _)| *t == f.target && *s == f.failure.signature);
-        if let Some((_, _, path)) = same {
-            let _ = writeln!(out, "  same failure as: {}", path.display());
-            replay = path.clone();
-        } else if let Some(limit) = reduce_time {
-            let target = opts
-                .targets
-                .iter()
-                .find(|t| t.name == f.target)
-                .expect("findings come from the campaign's targets");
-            let input = std::fs::read(&f.path).unwrap_or_default();
-            let ropts = crate::reduce::Options {
-                time_limit: Some(limit),
-                ..Default::default()
-            };
-            match crate::reduce::reduce_input(target, &crate::reduce::Input::Bytes(input), &ropts) {
-                Ok(o) => {
-                    let path = reduced_path(&f.path);
-                    let by = ReduceBy::Target(target.name.to_string());
-                    let path = write_reduced(&o, &path, &f.path, &by, target.name);
-                    let _ = writeln!(
-                        out,
-                        "  reduced: {} ({}, {:.1} s)",
-                        path.display(),
-                        describe(&o.reduced),
-                        o.stats.elapsed.as_secs_f64()
-                    );
-                    replay = path;
-                }
-                Err(e) => {
-                    let _ = writeln!(out, "  not reduced: {e}");
-                }
+        match &t.verdict {
+            Verdict::SameAs(path) => {
+                let _ = writeln!(out, "  same failure as: {}", path.display());
             }
-            reduced.push((f.target, f.failure.signature.clone(), replay.clone()));
+            Verdict::Reduced(path, size, secs) => {
+                let _ = writeln!(out, "  reduced: {} ({size}, {secs:.1} s)", path.display());
+            }
+            Verdict::NotReduced(e) => {
+                let _ = writeln!(out, "  not reduced: {e}");
+            }
+            Verdict::Kept => {}
         }
         let _ = writeln!(
             out,
             "  replay:  {} {} {}",
             rafuzz_run(),
             f.target,
-            replay.display()
+            t.replay.display()
         );
     }
     i32::from(!report.findings.is_empty())
-}
-
-/// Where the reduced form of `input` goes by default: `X.ra` becomes
-/// `X.reduced.ra`, anything else `X.reduced.ra` (a case) or `X.reduced`
-/// (bytes; the extension is fixed by [`write_reduced`]).
-fn reduced_path(input: &Path) -> PathBuf {
-    let stem = match input.extension() {
-        Some(e) if e == "ra" => input.with_extension(""),
-        _ => input.to_path_buf(),
-    };
-    let mut s = stem.into_os_string();
-    s.push(".reduced.ra");
-    PathBuf::from(s)
-}
-
-/// Size of an input, in words.
-fn describe(i: &crate::reduce::Input) -> String {
-    match i {
-        crate::reduce::Input::Case(c) => format!(
-            "{} insts, {} blocks",
-            c.func.num_insts(),
-            c.func.num_blocks()
-        ),
-        crate::reduce::Input::Bytes(b) => format!("{} bytes", b.len()),
-    }
-}
-
-/// The command that shows the failure of a reduced input again.
-fn replay_command(by: &ReduceBy, target: &str, path: &Path) -> String {
-    match by {
-        ReduceBy::Predicate(cmd) => format!("sh -c '{cmd} \"$1\"' sh {}", path.display()),
-        _ => format!("{} {target} {}", rafuzz_run(), path.display()),
-    }
-}
-
-/// Writes the reduced input to `path` (a case with a header naming the
-/// failure and the replay command; bytes under `path` without its `.ra`)
-/// and returns where it went.
-fn write_reduced(
-    o: &crate::reduce::Outcome,
-    path: &Path,
-    from: &Path,
-    by: &ReduceBy,
-    target: &str,
-) -> PathBuf {
-    match &o.reduced {
-        crate::reduce::Input::Case(c) => {
-            let what = match by {
-                ReduceBy::Predicate(cmd) => format!("Keeps `{cmd}` true"),
-                _ => format!("Fails {target} with: {}", o.signature),
-            };
-            let text = format!(
-                "# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# {what}\n# Replay: {}\n{}",
-                from.display(),
-                describe(&o.original),
-                describe(&o.reduced),
-                replay_command(by, target, path),
-                allocator::ir::text::print(c)
-            );
-            let _ = std::fs::write(path, text);
-            path.to_path_buf()
-        }
-        crate::reduce::Input::Bytes(b) => {
-            let p = path.with_extension("");
-            let _ = std::fs::write(&p, b);
-            p
-        }
-    }
-}
-
-/// What `rafuzz reduce` keeps candidates for.
-pub enum ReduceBy {
-    /// The failure signature of a fuzz target.
-    Target(String),
-    /// An allocator judged by one or both oracles.
-    Allocator(String, crate::judge::Oracles),
-    /// An outside command that gets the candidate's path and exits 0 to
-    /// keep it.
-    Predicate(String),
 }
 
 /// Reads FILE as a case (a `.ra` file, or any file that parses as one
@@ -490,29 +390,6 @@ fn read_input(
     read_file(path, out).map(crate::reduce::Input::Bytes)
 }
 
-/// Runs `sh -c 'CMD "$1"'` on the case written to a fresh file: whether
-/// it exits 0.
-fn outside_predicate(cmd: &str, dir: &Path, case: &allocator::Case) -> bool {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = dir.join(format!("candidate-{n}.ra"));
-    if std::fs::write(&path, allocator::ir::text::print(case)).is_err() {
-        return false;
-    }
-    let ok = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("{cmd} \"$1\""))
-        .arg("sh")
-        .arg(&path)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    let _ = std::fs::remove_file(&path);
-    ok
-}
-
 /// `rafuzz reduce (--target T | --allocator NAME [--oracle O] | --predicate
 /// CMD) FILE [-o OUT] [--jobs N] [--time SECONDS]`: shrinks a failing input
 /// to a small one that fails the same way, writes it, and prints its size,
@@ -525,7 +402,6 @@ pub fn reduce(
     opts: &crate::reduce::Options,
     out: &mut dyn Write,
 ) -> i32 {
-    use crate::reduce::{Input, Outcome};
     let (target, outcome) = match by {
         ReduceBy::Target(name) => {
             let Some(t) = crate::target_by_name(name) else {
@@ -548,62 +424,16 @@ pub fn reduce(
             let Some(Input::Case(case)) = read_input(file, true, out) else {
                 return 1;
             };
-            let ctx = crate::context::Context::default();
-            let judge =
-                |c: &allocator::Case| crate::judge::allocate_and_judge(a, c, *oracles, &ctx).err();
-            let outcome = match judge(&case) {
-                None => Err(format!("{name}'s allocation of the case passes")),
-                Some(f) => {
-                    let sig = f.signature;
-                    let keep = |c: &allocator::Case| judge(c).is_some_and(|f| f.signature == sig);
-                    let (reduced, stats) = crate::reduce::reduce_case(&case, &keep, opts);
-                    Ok(Outcome {
-                        signature: sig,
-                        original: Input::Case(case),
-                        reduced: Input::Case(Box::new(reduced)),
-                        stats,
-                    })
-                }
-            };
-            let target = crate::faults::FAULTY
-                .iter()
-                .find(|f| f.name == *name)
-                .map_or_else(
-                    || match crate::external::command_of(name) {
-                        Some(_) => format!("{}_checker", crate::external::NAME),
-                        None => format!("{name}_checker"),
-                    },
-                    |f| f.target_name().to_string(),
-                );
-            (target, outcome)
+            (
+                checker_target_of(name),
+                reduce_for_allocator(a, *oracles, case, opts),
+            )
         }
         ReduceBy::Predicate(cmd) => {
             let Some(Input::Case(case)) = read_input(file, true, out) else {
                 return 1;
             };
-            let dir = std::env::temp_dir().join(format!("rafuzz-reduce-{}", std::process::id()));
-            let _ = std::fs::create_dir_all(&dir);
-            let keep = |c: &allocator::Case| outside_predicate(cmd, &dir, c);
-            let outcome = if keep(&case) {
-                let (reduced, stats) = crate::reduce::reduce_case(&case, &keep, opts);
-                Ok(Outcome {
-                    signature: crate::failure::Signature::new(
-                        None,
-                        crate::failure::Oracle::Predicate,
-                        cmd,
-                    ),
-                    original: Input::Case(case),
-                    reduced: Input::Case(Box::new(reduced)),
-                    stats,
-                })
-            } else {
-                Err(format!(
-                    "the predicate does not hold for {}",
-                    file.display()
-                ))
-            };
-            let _ = std::fs::remove_dir_all(&dir);
-            (String::new(), outcome)
+            (String::new(), reduce_for_command(cmd, case, file, opts))
         }
     };
     let o = match outcome {
@@ -638,65 +468,6 @@ pub fn reduce(
     0
 }
 
-/// `rafuzz serve --allocator NAME`: this repository's allocator behind the
-/// outside-program protocol of [`crate::external`], an example of such a
-/// program. Reads cases from `input` (each ends with the function's `end`
-/// line, the second `end` of the case) and answers each with its
-/// allocation section, `unsupported: REASON` or `error: REASON`, flushed.
-/// Status 0 at the end of the input.
-pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) -> i32 {
-    let Some(a) = crate::allocator_by_name(name) else {
-        eprintln!("no allocator named `{name}` (see `rafuzz list`)");
-        return 2;
-    };
-    let mut case_text = String::new();
-    let mut line = String::new();
-    let mut ends = 0;
-    loop {
-        line.clear();
-        match input.read_line(&mut line) {
-            Ok(0) => return 0,
-            Ok(_) => {}
-            Err(e) => {
-                eprintln!("rafuzz serve: cannot read the input: {e}");
-                return 1;
-            }
-        }
-        case_text.push_str(&line);
-        ends += usize::from(line.trim() == "end");
-        if ends < 2 {
-            continue;
-        }
-        let one_line = |s: String| s.replace('\n', " ");
-        let reply = match parse_and_validate(case_text.as_bytes()) {
-            Err(d) => format!(
-                "error: {}\n",
-                one_line(format!("the case is not valid: {}", d[0]))
-            ),
-            Ok((case, _)) => match a.run(&case.func, &case.machine) {
-                Ok(o) => {
-                    let mut s = String::new();
-                    allocator::ir::text::print_allocation(&mut s, &case.func, &o);
-                    s
-                }
-                Err(allocator::AllocError::Unsupported(m)) => {
-                    format!("unsupported: {}\n", one_line(m))
-                }
-                Err(e) => format!("error: {}\n", one_line(e.to_string())),
-            },
-        };
-        if out
-            .write_all(reply.as_bytes())
-            .and_then(|_| out.flush())
-            .is_err()
-        {
-            return 1;
-        }
-        case_text.clear();
-        ends = 0;
-    }
-}
-
 /// Registers the outside program `--allocator cmd:...` names, with its
 /// timeout; a usage error message otherwise.
 pub fn register_external(spec: &str, timeout_ms: u64) -> Result<(), String> {
@@ -704,13 +475,4 @@ pub fn register_external(spec: &str, timeout_ms: u64) -> Result<(), String> {
         format!("`{spec}`: only an outside program (`cmd:PROGRAM ARGS`) can be added here")
     })?;
     crate::external::register(cmd, std::time::Duration::from_millis(timeout_ms)).map(|_| ())
-}
-
-/// `rafuzz run`, with `--allocator 'cmd:...'` when an outside program is
-/// registered: the start of every replay command printed.
-fn rafuzz_run() -> String {
-    match crate::external::registered() {
-        Some(e) => format!("rafuzz run --allocator 'cmd:{}'", e.command()),
-        None => "rafuzz run".to_string(),
-    }
 }

@@ -270,8 +270,8 @@ fn main() {
             jobs,
             time,
         } => {
-            use fuzz_targets::cli::ReduceBy;
             use fuzz_targets::judge::Oracles;
+            use fuzz_targets::reduce::predicate::ReduceBy;
             let by = match (target, allocator, predicate) {
                 (Some(t), _, _) => ReduceBy::Target(t),
                 (_, Some(a), _) => ReduceBy::Allocator(
@@ -309,7 +309,7 @@ fn main() {
             fuzz_targets::cli::run(&target, &files, &mut out)
         }
         Command::Serve { allocator } => {
-            fuzz_targets::cli::serve(&allocator, &mut std::io::stdin().lock(), &mut out)
+            fuzz_targets::external::serve::serve(&allocator, &mut std::io::stdin().lock(), &mut out)
         }
         Command::Gen {
             seed,

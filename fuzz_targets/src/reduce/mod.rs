@@ -22,6 +22,8 @@
 
 pub mod draft;
 pub mod passes;
+pub mod predicate;
+pub mod report;
 
 use crate::context::Context;
 use crate::failure::Signature;
@@ -298,7 +300,13 @@ pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Ou
             let Some(failure) = found else {
                 return Err(format!("the case does not fail target `{}`", target.name));
             };
-            Ok(reduce_case_keeping(target, case, failure.signature, opts))
+            Ok(reduce_case_keeping(
+                target,
+                case,
+                failure.signature,
+                opts,
+                &ctx,
+            ))
         }
         Input::Bytes(bytes) => {
             let Some(failure) = target.failure(bytes, &ctx) else {
@@ -309,7 +317,7 @@ pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Ou
                 let same = is_candidate(&case)
                     && matches!(target.case_failure(&case, &ctx), Some(Some(f)) if f.signature == sig);
                 if same {
-                    return Ok(reduce_case_keeping(target, &case, sig, opts));
+                    return Ok(reduce_case_keeping(target, &case, sig, opts, &ctx));
                 }
             }
             let keep = |b: &[u8]| target.failure(b, &ctx).is_some_and(|f| f.signature == sig);
@@ -324,10 +332,15 @@ pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Ou
     }
 }
 
-fn reduce_case_keeping(target: &Target, case: &Case, sig: Signature, opts: &Options) -> Outcome {
-    let ctx = Context::default();
+fn reduce_case_keeping(
+    target: &Target,
+    case: &Case,
+    sig: Signature,
+    opts: &Options,
+    ctx: &Context,
+) -> Outcome {
     let keep =
-        |c: &Case| matches!(target.case_failure(c, &ctx), Some(Some(f)) if f.signature == sig);
+        |c: &Case| matches!(target.case_failure(c, ctx), Some(Some(f)) if f.signature == sig);
     let (reduced, stats) = reduce_case(case, &keep, opts);
     Outcome {
         signature: sig,

@@ -1,21 +1,6 @@
-//! Any program as an allocator under test (`--allocator cmd:'PROGRAM
-//! ARGS'`): the harness starts the program once (once per worker thread)
-//! and keeps it running, writes each case to its stdin in the text format
-//! (machine and function, ending with the function's `end` line), and reads
-//! the reply from its stdout: an `allocation` section through its `end`
-//! line, or a single line `unsupported: REASON` (counted apart, never a
-//! finding) or `error: REASON` (the program gave up on the case, which is a
-//! finding when the case is feasible).
-//!
-//! A crash, a reply that does not come within the timeout, and a reply that
-//! does not parse as an allocation of the case are failures of the
-//! allocator ([`AllocError::Failed`]), found, saved and reduced like any
-//! other; the program is restarted for the next case. `rafuzz serve` is an
-//! example of such a program: this repository's allocators behind the
-//! protocol.
-//!
-//! The allocator is registered once per process under the name `cmd`; it
-//! then joins `differential` and gets the `cmd_checker` target.
+//! The harness's half of the protocol: the outside program as an
+//! [`Allocator`], started once per worker thread and restarted after a
+//! crash or a timeout, and the process-wide registration under [`NAME`].
 
 use allocator::{AllocError, Allocator, Case, Function, MachineEnv, Output};
 use std::collections::VecDeque;

@@ -7,6 +7,8 @@
 //! interrupted campaign never leaves half a file) and reported with the
 //! command that replays it.
 
+pub mod triage;
+
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::features;
