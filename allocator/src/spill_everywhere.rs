@@ -16,6 +16,7 @@ use crate::interface::{AllocError, Allocator};
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
+use crate::ir::operand::limit_mask;
 use crate::ir::operand::{OperandConstraint, OperandPos};
 use crate::ir::output::{Allocation, Move, Output};
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
@@ -69,12 +70,7 @@ fn slot(v: VReg) -> Allocation {
 
 impl<'a> Run<'a> {
     fn new(f: &'a Function, env: &'a MachineEnv) -> Self {
-        let mut alloc_mask = [0u64; 3];
-        for c in RegClass::ALL {
-            for r in env.allocatable(c) {
-                alloc_mask[c.index()] |= 1 << r.hw();
-            }
-        }
+        let alloc_mask = env.allocatable_set().class_masks();
         let nv = f.num_vregs();
         Run {
             f,
@@ -175,7 +171,7 @@ impl<'a> Run<'a> {
                 }
                 OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
                 OperandConstraint::Reg => self.alloc_mask[c],
-                OperandConstraint::Limit(n) => self.alloc_mask[c] & low_mask(n as usize),
+                OperandConstraint::Limit(n) => self.alloc_mask[c] & limit_mask(n),
                 OperandConstraint::Any | OperandConstraint::Stack
                     if reused_input[k] || (edge_before && op.is_use()) =>
                 {
@@ -311,13 +307,5 @@ impl<'a> Run<'a> {
             }
         }
         Ok(())
-    }
-}
-
-fn low_mask(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
     }
 }

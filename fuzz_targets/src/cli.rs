@@ -92,8 +92,7 @@ pub fn gen_stats(count: usize, size: usize, seed: u64, out: &mut dyn Write) -> i
         let t = std::time::Instant::now();
         let case = ssagen::generate_from_bytes(&bytes, &config);
         stats.gen_nanos += t.elapsed().as_nanos();
-        let valid = allocator::ir::validate::validate(&case.func, &case.machine).is_empty()
-            && ssagen::feasibility::check(&case.func, &case.machine).is_ok();
+        let valid = ssagen::feasibility::check_case(&case).is_ok();
         stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
     }
     let _ = write!(out, "inputs of {size} bytes\n{}", stats.report());

@@ -30,8 +30,10 @@
 //!    predecessor, where moves of those values can go).
 
 use crate::machine::UNLISTED_HW;
+use allocator::ir::operand::limit_mask;
+use allocator::ir::validate::{validate, ValidationError};
 use allocator::{
-    Function, Inst, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, PReg,
+    Case, Function, Inst, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, PReg,
     PRegRole, RegClass,
 };
 
@@ -99,14 +101,10 @@ impl PointRegs {
 /// constraint may name (allocatable, fixed stack locations and, with
 /// `unlisted`, [`UNLISTED_HW`] when no list holds it).
 pub fn machine_masks(env: &MachineEnv, unlisted: bool) -> ([u64; 3], [u64; 3]) {
-    let mut alloc = [0u64; 3];
-    let mut fixable = [0u64; 3];
+    let alloc = env.allocatable_set().class_masks();
+    let mut fixable = alloc;
     for class in RegClass::ALL {
         let c = class.index();
-        for r in env.allocatable(class) {
-            alloc[c] |= 1 << r.hw();
-        }
-        fixable[c] = alloc[c];
         for r in &env.fixed_stack[c] {
             fixable[c] |= 1 << r.hw();
         }
@@ -123,20 +121,31 @@ fn candidates(ops: &[Operand], k: usize, alloc: &[u64; 3]) -> Option<u64> {
     let c = op.class().index();
     match op.constraint() {
         OperandConstraint::Reg => Some(alloc[c]),
-        OperandConstraint::Limit(n) => Some(alloc[c] & low_mask(n as usize)),
+        OperandConstraint::Limit(n) => Some(alloc[c] & limit_mask(n)),
         OperandConstraint::FixedReg(r) => Some(1 << r.hw()),
         OperandConstraint::Reuse(i) if i < ops.len() && i != k => candidates(ops, i, alloc),
         _ => None,
     }
 }
 
-/// Hardware numbers below `n` (n up to 64).
-pub fn low_mask(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
+/// Why a case is not one an allocator under test is handed.
+#[derive(Debug)]
+pub enum Unfit {
+    /// The validator's errors (at least one).
+    Invalid(Vec<ValidationError>),
+    /// The first broken feasibility rule, described.
+    Infeasible(String),
+}
+
+/// Whether `case` validates and meets the feasibility rules: what every
+/// case passes before an allocator sees it (generated cases always do; the
+/// reducer's candidates and `rafuzz gen --stats` ask).
+pub fn check_case(case: &Case) -> Result<(), Unfit> {
+    let errs = validate(&case.func, &case.machine);
+    if !errs.is_empty() {
+        return Err(Unfit::Invalid(errs));
     }
+    check(&case.func, &case.machine).map_err(Unfit::Infeasible)
 }
 
 /// Checks rules 1 to 3 on every instruction (rule 1 by bipartite matching);

@@ -6,9 +6,9 @@ use allocator::analysis::{
     cfg,
     domtree::{self, DomTree},
 };
-use allocator::ir::validate::validate;
 use rand::{Rng, SeedableRng};
-use ssagen::{feasibility, generate_from_bytes, Config};
+use ssagen::feasibility::{self, Unfit};
+use ssagen::{generate_from_bytes, Config};
 
 fn inputs(count: usize, max_len: usize, seed: u64) -> impl Iterator<Item = Vec<u8>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -20,21 +20,19 @@ fn inputs(count: usize, max_len: usize, seed: u64) -> impl Iterator<Item = Vec<u
 
 fn assert_valid(bytes: &[u8], config: &Config) -> allocator::Case {
     let case = generate_from_bytes(bytes, config);
-    let errs = validate(&case.func, &case.machine);
-    assert!(
-        errs.is_empty(),
-        "invalid case ({} errors, first: {})\n{}",
-        errs.len(),
-        errs[0].message,
-        allocator::ir::text::print(&case)
-    );
-    if let Err(e) = feasibility::check(&case.func, &case.machine) {
-        panic!(
+    match feasibility::check_case(&case) {
+        Ok(()) => case,
+        Err(Unfit::Invalid(errs)) => panic!(
+            "invalid case ({} errors, first: {})\n{}",
+            errs.len(),
+            errs[0].message,
+            allocator::ir::text::print(&case)
+        ),
+        Err(Unfit::Infeasible(e)) => panic!(
             "infeasible case: {e}\n{}",
             allocator::ir::text::print(&case)
-        );
+        ),
     }
-    case
 }
 
 #[test]

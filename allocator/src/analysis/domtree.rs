@@ -3,6 +3,7 @@
 //! through pre/post numbers of the tree.
 
 use crate::analysis::cfg::{reachable, reverse_postorder, Graph};
+use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::Block;
 
@@ -72,20 +73,8 @@ impl DomTree {
         // immediate dominator), then an iterative preorder walk.
         let entry = rpo.first().copied();
         let is_child = |b: usize| idom[b].is_valid() && Some(Block::new(b)) != entry;
-        let mut child_start = vec![0u32; n + 1];
-        for b in (0..n).filter(|&b| is_child(b)) {
-            child_start[idom[b].index() + 1] += 1;
-        }
-        for b in 0..n {
-            child_start[b + 1] += child_start[b];
-        }
-        let mut fill = child_start.clone();
-        let mut children = vec![Block::INVALID; child_start[n] as usize];
-        for b in (0..n).filter(|&b| is_child(b)) {
-            let d = idom[b].index();
-            children[fill[d] as usize] = Block::new(b);
-            fill[d] += 1;
-        }
+        let (child_start, children) =
+            counting_sorted(n, n, |b| is_child(b).then(|| idom[b].index()), Block::new);
         let (mut pre, mut post) = (vec![u32::MAX; n], vec![u32::MAX; n]);
         let mut preorder = Vec::with_capacity(rpo.len());
         let mut clock = 0u32;

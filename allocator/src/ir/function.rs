@@ -8,6 +8,7 @@
 //! representable so that [`crate::ir::validate`] can report them. Analyses other
 //! than the validator assume a valid function.
 
+use crate::counting_sort::counting_sorted;
 use crate::ir::index::{Block, Inst, PReg, VReg};
 use crate::ir::operand::Operand;
 use std::fmt;
@@ -477,34 +478,29 @@ impl FunctionBuilder {
         }
         // Successors: the targets of the block's last instruction when it is
         // a branch. Predecessors: counting sort of all edges by destination.
-        let mut npreds = vec![0u32; nb];
+        // The source block of each edge, in the order of `succs`.
+        let mut from: Vec<u32> = Vec::new();
         for b in 0..nb {
             let (s, e) = f.blocks[b].insts;
             let s0 = f.succs.len() as u32;
             if e > s && f.insts[e as usize - 1].opcode == Opcode::Branch {
                 let (t0, t1) = f.insts[e as usize - 1].targets;
                 for t in t0..t1 {
-                    let to = f.targets[t as usize].block;
-                    f.succs.push(to);
-                    npreds[to.index()] += 1;
+                    f.succs.push(f.targets[t as usize].block);
+                    from.push(b as u32);
                 }
             }
             f.blocks[b].succs = (s0, f.succs.len() as u32);
         }
-        let mut start = 0u32;
-        for (bd, &np) in f.blocks.iter_mut().zip(&npreds) {
-            bd.preds = (start, start);
-            start += np;
-        }
-        f.preds = vec![Block::INVALID; start as usize];
-        for b in 0..nb {
-            let (s0, s1) = f.blocks[b].succs;
-            for s in s0..s1 {
-                let to = f.succs[s as usize].index();
-                let slot = f.blocks[to].preds.1;
-                f.preds[slot as usize] = Block::new(b);
-                f.blocks[to].preds.1 += 1;
-            }
+        let (start, preds) = counting_sorted(
+            nb,
+            f.succs.len(),
+            |s| Some(f.succs[s].index()),
+            |s| Block::new(from[s] as usize),
+        );
+        f.preds = preds;
+        for (b, bd) in f.blocks.iter_mut().enumerate() {
+            bd.preds = (start[b], start[b + 1]);
         }
         Ok(f)
     }

@@ -276,6 +276,12 @@ impl PRegSet {
         self.0[class.index()]
     }
 
+    /// Every class's mask, indexed by [`RegClass::index`].
+    #[inline]
+    pub fn class_masks(&self) -> [u64; 3] {
+        self.0
+    }
+
     /// Iterates in dense-index order (class, then hardware number).
     pub fn iter(&self) -> impl Iterator<Item = PReg> + '_ {
         (0..3).flat_map(move |w| {

@@ -250,6 +250,16 @@ impl fmt::Debug for Operand {
     }
 }
 
+/// The hardware numbers `limit(n)` admits (those below `n`, at most 64), as
+/// a mask over one class's registers.
+pub fn limit_mask(n: u8) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +341,13 @@ mod tests {
     #[should_panic]
     fn limit_must_be_a_power_of_two() {
         Operand::use_(VReg::new(0, RegClass::Int), OperandConstraint::Limit(3));
+    }
+
+    #[test]
+    fn limit_mask_admits_the_numbers_below_the_bound() {
+        assert_eq!(limit_mask(1), 1);
+        assert_eq!(limit_mask(8), 0xff);
+        assert_eq!(limit_mask(32), 0xffff_ffff);
+        assert_eq!(limit_mask(64), u64::MAX);
     }
 }

@@ -21,8 +21,9 @@ use super::layout::Layout;
 use super::ranges::{members, Ranges};
 use super::scan::{Loc, Scan};
 use crate::analysis::cfg;
+use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
-use crate::ir::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
+use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::OperandConstraint;
 use crate::ir::output::{Allocation, Output};
@@ -283,27 +284,13 @@ pub fn assemble(
     // a counting sort, as every point is the "before" point of some
     // instruction.
     debug_assert!(moves.iter().all(|m| m.0 == ProgPoint::before(m.0.inst())));
-    let key = |m: &(ProgPoint, u8, ParallelMove)| 4 * m.0.inst().index() + m.1 as usize;
-    let mut start = vec![0u32; 4 * f.num_insts() + 1];
-    for m in &moves {
-        start[key(m) + 1] += 1;
-    }
-    for k in 1..start.len() {
-        start[k] += start[k - 1];
-    }
-    let mut sorted = moves.clone();
-    for m in &moves {
-        let k = key(m);
-        sorted[start[k] as usize] = *m;
-        start[k] += 1;
-    }
-    let moves = sorted;
-    let mut alloc_mask = [0u64; 3];
-    for c in RegClass::ALL {
-        for r in env.allocatable(c) {
-            alloc_mask[c.index()] |= 1 << r.hw();
-        }
-    }
+    let (_, moves) = counting_sorted(
+        4 * f.num_insts(),
+        moves.len(),
+        |i| Some(4 * moves[i].0.inst().index() + moves[i].1 as usize),
+        |i| moves[i],
+    );
+    let alloc_mask = env.allocatable_set().class_masks();
     // Registers free around the moves before the instruction at linear
     // slot `n`: held neither at it nor at the one before.
     let free_before = |n: usize| {

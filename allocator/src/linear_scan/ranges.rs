@@ -14,6 +14,7 @@ use super::layout::Layout;
 use crate::analysis::bitset::SparseBitSet;
 use crate::analysis::cfg;
 use crate::analysis::liveness;
+use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst, RegClass};
 use crate::ir::operand::OperandPos;
@@ -314,30 +315,20 @@ impl Ranges {
 /// Groups `items` by key (a vreg index below `n`), reversing their order
 /// within each group: items found in descending order come out ascending.
 /// Returns the values and each key's range of them.
-fn bucket_ascending<T, V: Copy + Default>(
+fn bucket_ascending<T, V: Copy>(
     n: usize,
     items: &[T],
     key: impl Fn(&T) -> usize,
     value: impl Fn(&T) -> V,
 ) -> (Vec<V>, Vec<(u32, u32)>) {
-    let mut of = vec![(0u32, 0u32); n];
-    for x in items {
-        of[key(x)].1 += 1;
-    }
-    let mut total = 0;
-    for o in of.iter_mut() {
-        let count = o.1;
-        *o = (total, total + count);
-        total += count;
-    }
-    let mut fill: Vec<u32> = of.iter().map(|o| o.1).collect();
-    let mut out = vec![V::default(); items.len()];
-    for x in items {
-        let k = key(x);
-        fill[k] -= 1;
-        out[fill[k] as usize] = value(x);
-    }
-    (out, of)
+    let last = items.len().wrapping_sub(1);
+    let (start, out) = counting_sorted(
+        n,
+        items.len(),
+        |i| Some(key(&items[last - i])),
+        |i| value(&items[last - i]),
+    );
+    (out, start.windows(2).map(|w| (w[0], w[1])).collect())
 }
 
 #[cfg(test)]

@@ -38,11 +38,13 @@
 use super::layout::Layout;
 use super::ranges::Ranges;
 use crate::analysis::cfg;
+use crate::counting_sort::counting_sorted;
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, RegClass, SpillSlot};
 use crate::ir::machine::MachineEnv;
+use crate::ir::operand::limit_mask;
 use crate::ir::operand::{OperandConstraint, OperandKind, OperandPos};
 use crate::ir::output::Allocation;
 use std::cell::Cell;
@@ -210,13 +212,10 @@ impl<'a> Scan<'a> {
     ) -> Result<Scan<'a>, AllocError> {
         let nv = f.num_vregs();
         let mut order: [Vec<PReg>; 3] = Default::default();
-        let mut alloc_mask = [0u64; 3];
         for c in RegClass::ALL {
             order[c.index()] = env.allocatable(c).collect();
-            for r in env.allocatable(c) {
-                alloc_mask[c.index()] |= 1 << r.hw();
-            }
         }
+        let alloc_mask = env.allocatable_set().class_masks();
         let mut parts = Vec::with_capacity(2 * nv);
         let mut first_part = vec![NONE; nv];
         let mut waiting = vec![NONE; layout.inst_at.len()];
@@ -278,21 +277,13 @@ impl<'a> Scan<'a> {
                 }
             }
         }
-        let mut fixed_of = vec![(0u32, 0u32); PReg::NUM_INDEX];
-        for b in &blocks {
-            fixed_of[b.0 as usize].1 += 1;
-        }
-        let mut total = 0;
-        for slot in fixed_of.iter_mut() {
-            *slot = (total, total + slot.1);
-            total = slot.1;
-        }
-        let mut fixed = vec![(0u32, 0u32); blocks.len()];
-        let mut fill: Vec<u32> = fixed_of.iter().map(|s| s.0).collect();
-        for &(reg, p, o) in &blocks {
-            fixed[fill[reg as usize] as usize] = (p, o);
-            fill[reg as usize] += 1;
-        }
+        let (start, fixed) = counting_sorted(
+            PReg::NUM_INDEX,
+            blocks.len(),
+            |k| Some(blocks[k].0 as usize),
+            |k| (blocks[k].1, blocks[k].2),
+        );
+        let fixed_of: Vec<(u32, u32)> = start.windows(2).map(|w| (w[0], w[1])).collect();
         debug_assert!(fixed_of.iter().all(|&(a, b)| fixed[a as usize..b as usize]
             .windows(2)
             .all(|w| w[0].0 <= w[1].0)));
@@ -911,7 +902,7 @@ impl<'a> Scan<'a> {
                     }
                     OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
                     OperandConstraint::Reg => self.alloc_mask[c],
-                    OperandConstraint::Limit(n) => self.alloc_mask[c] & low_mask(n as usize),
+                    OperandConstraint::Limit(n) => self.alloc_mask[c] & limit_mask(n),
                     OperandConstraint::Reuse(_)
                     | OperandConstraint::Any
                     | OperandConstraint::Stack => continue,
@@ -1185,14 +1176,6 @@ fn find(group: &mut [u32], v: usize) -> u32 {
         x = up;
     }
     x
-}
-
-fn low_mask(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
 }
 
 #[cfg(test)]

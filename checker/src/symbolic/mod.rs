@@ -23,6 +23,7 @@
 
 use allocator::analysis::cfg::{postorder, reverse_postorder};
 use allocator::analysis::liveness;
+use allocator::counting_sort::counting_sort;
 use allocator::ir::validate::Site;
 use allocator::{
     Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandPos, Output, PReg,
@@ -148,31 +149,15 @@ impl Checker {
     /// instructions that do not exist (reported by the structural checks).
     fn group_edits(&mut self, f: &Function, out: &Output) {
         let n = f.num_insts();
-        let start = &mut self.edit_start;
-        start.clear();
-        start.resize(n + 1, 0);
-        for (p, _) in &out.edits {
-            if p.inst().index() < n {
-                start[p.inst().index() + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        self.by_inst.clear();
-        self.by_inst
-            .resize(start[n] as usize, (ProgPoint::before(Inst(0)), 0));
-        // Fill from the back so each group stays in edit order.
-        for (e, (p, _)) in out.edits.iter().enumerate().rev() {
-            if p.inst().index() < n {
-                let slot = &mut start[p.inst().index() + 1];
-                *slot -= 1;
-                self.by_inst[*slot as usize] = (*p, e as u32);
-            }
-        }
-        // Now `start[i + 1]` is where group `i` starts: shift down by one.
-        start.rotate_left(1);
-        start[n] = self.by_inst.len() as u32;
+        let edits = &out.edits;
+        counting_sort(
+            n,
+            edits.len(),
+            |e| Some(edits[e].0.inst().index()).filter(|&i| i < n),
+            |e| (edits[e].0, e as u32),
+            &mut self.edit_start,
+            &mut self.by_inst,
+        );
     }
 
     fn dataflow(&mut self, f: &Function, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {

@@ -73,8 +73,7 @@ pub struct Stats {
 /// meets the generator's feasibility rules, so a correct allocator can
 /// allocate it.
 pub fn is_candidate(case: &Case) -> bool {
-    allocator::ir::validate::validate(&case.func, &case.machine).is_empty()
-        && ssagen::feasibility::check(&case.func, &case.machine).is_ok()
+    ssagen::feasibility::check_case(case).is_ok()
 }
 
 /// Runs `f(0)`, `f(1)`, ... `f(n - 1)` on `jobs` threads and returns the

@@ -3,31 +3,33 @@
 
 use crate::failure::{Failure, Oracle, Signature};
 use allocator::ir::text::{parse, print};
-use allocator::ir::validate::validate;
 use allocator::Case;
-use ssagen::feasibility;
+use ssagen::feasibility::{self, Unfit};
 
 /// The case must be valid, feasible, and come back unchanged from printing
 /// and parsing.
 pub fn check_case(case: &Case) -> Result<(), Failure> {
-    let errs = validate(&case.func, &case.machine);
     let text = print(case);
-    if let Some(e) = errs.first() {
-        return Err(Failure::new(
-            Signature::new(None, Oracle::Validator, &e.message),
-            format!(
-                "the generated case is invalid ({} errors; first at {:?}: {})\n{text}",
-                errs.len(),
-                e.site,
-                e.message
-            ),
-        ));
-    }
-    if let Err(e) = feasibility::check(&case.func, &case.machine) {
-        return Err(Failure::new(
-            Signature::new(None, Oracle::Feasibility, &e),
-            format!("the generated case is infeasible: {e}\n{text}"),
-        ));
+    match feasibility::check_case(case) {
+        Ok(()) => {}
+        Err(Unfit::Invalid(errs)) => {
+            let e = &errs[0];
+            return Err(Failure::new(
+                Signature::new(None, Oracle::Validator, &e.message),
+                format!(
+                    "the generated case is invalid ({} errors; first at {:?}: {})\n{text}",
+                    errs.len(),
+                    e.site,
+                    e.message
+                ),
+            ));
+        }
+        Err(Unfit::Infeasible(e)) => {
+            return Err(Failure::new(
+                Signature::new(None, Oracle::Feasibility, &e),
+                format!("the generated case is infeasible: {e}\n{text}"),
+            ));
+        }
     }
     let sig = Signature::new(None, Oracle::RoundTrip, "");
     match parse(text.as_bytes()) {
