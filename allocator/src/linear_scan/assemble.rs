@@ -18,8 +18,9 @@
 
 use super::homes::Homes;
 use super::layout::Layout;
+use super::part::Loc;
 use super::ranges::{members, Ranges};
-use super::scan::{Loc, Scan};
+use super::scan::Scanned;
 use crate::analysis::cfg;
 use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
@@ -39,7 +40,7 @@ pub fn assemble(
     env: &MachineEnv,
     layout: &Layout,
     r: &Ranges,
-    mut scan: Scan,
+    mut scan: Scanned,
 ) -> Output {
     let nv = f.num_vregs();
     let mut slot = vec![u32::MAX; nv];
@@ -524,7 +525,7 @@ fn sink_defs_into_slots(
 /// live at both points, no operand took it either, or the part would have
 /// been split there. The move resolver and [`define_in_home`] may then use
 /// it.
-fn free_sunk_registers(r: &Ranges, scan: &mut Scan, homes: &Homes) {
+fn free_sunk_registers(r: &Ranges, scan: &mut Scanned, homes: &Homes) {
     for v in 0..scan.first_part.len() {
         let Some(&(start, end, Loc::Stack)) = homes.of(v).first() else {
             continue;

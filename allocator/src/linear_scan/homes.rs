@@ -1,7 +1,7 @@
 //! Where each value lives over its life: the windows of its parts in
 //! position order, each with one location, as `assemble` reads them.
 
-use super::scan::{Loc, Part, NONE};
+use super::part::{Loc, Part, NONE};
 use std::cell::Cell;
 
 /// One window `[start, end)` of a vreg's life and its location there.

@@ -1,18 +1,21 @@
 //! `linear_scan`: a linear scan allocator on SSA form, after Wimmer and
 //! Franz's linear scan on SSA and the MoarVM expression JIT's allocator.
 //!
+//! The phases, each handing its result to the next:
 //! - [`layout`]: blocks in the loop-contiguous order of
-//!   [`crate::analysis::block_order`], two positions per instruction (early and late
-//!   point);
+//!   [`crate::analysis::block_order`], two positions per instruction (early
+//!   and late point) → `Layout`;
 //! - [`ranges`]: lifetime intervals with holes from precise liveness, and
-//!   use positions;
-//! - [`scan`]: the walk that gives each interval piece a register or its
-//!   spill slot, splitting at conflicts and at uses, evicting the piece
-//!   used farthest ahead, and gives every operand its location;
+//!   use positions → `Ranges`;
+//! - [`scan`]: the walk that gives each interval [`part`] a register or its
+//!   spill slot, splitting at conflicts and at uses, evicting the part used
+//!   farthest ahead, and gives every operand its location ([`operands`]),
+//!   helped by the table of known conflicts ([`fixed`]), the hint groups
+//!   ([`groups`]) and the cold joins ([`cold`]) → `Scanned`;
 //! - [`homes`]: where each value lives over its life, as the parts left it;
-//! - [`assemble`]: spill stores at definitions, moves between pieces,
+//! - [`assemble`]: spill stores at definitions, moves between parts,
 //!   operand copies and edge moves, through the shared parallel move
-//!   resolver.
+//!   resolver → `Output`.
 //!
 //! Values joined through block parameters form a union-find group that
 //! prefers the register its first member got, so a parameter and its
@@ -28,9 +31,15 @@
 //! [`crate::analysis::block_order`]).
 
 mod assemble;
+mod cold;
+mod fixed;
+mod groups;
 mod homes;
 mod layout;
+mod operands;
+mod part;
 mod ranges;
+mod reused;
 mod scan;
 
 use crate::interface::{AllocError, Allocator};
@@ -49,8 +58,7 @@ impl Allocator for LinearScan {
     fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
         let layout = layout::Layout::new(f);
         let ranges = ranges::Ranges::new(f, &layout);
-        let mut scan = scan::Scan::new(f, env, &layout, &ranges)?;
-        scan.run()?;
-        Ok(assemble::assemble(f, env, &layout, &ranges, scan))
+        let scanned = scan::Scan::new(f, env, &layout, &ranges)?.run()?;
+        Ok(assemble::assemble(f, env, &layout, &ranges, scanned))
     }
 }

@@ -10,7 +10,7 @@
 //!
 //! At each instruction, in this order:
 //! 1. parts that end or enter a hole leave the active set;
-//! 2. at the top of a *cold* join (see [`cold_blocks`]) every live part
+//! 2. at the top of a *cold* join (see [`super::cold`]) every live part
 //!    moves to its spill slot;
 //! 3. a value waiting in its slot that the instruction needs in a register
 //!    is split there, so its next piece can compete for a register
@@ -35,161 +35,31 @@
 //! nothing, and stores sit at definitions, outside any loop the definition
 //! is outside of.
 
+use super::cold::cold_blocks;
+use super::fixed::FixedConflicts;
+use super::groups::HintGroups;
 use super::layout::Layout;
+use super::part::{Loc, Part, NONE};
 use super::ranges::Ranges;
-use crate::analysis::cfg;
-use crate::counting_sort::counting_sorted;
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
 use crate::ir::function::Function;
-use crate::ir::index::{Inst, PReg, RegClass, SpillSlot};
+use crate::ir::index::{Inst, PReg, RegClass};
 use crate::ir::machine::MachineEnv;
-use crate::ir::operand::limit_mask;
-use crate::ir::operand::{OperandConstraint, OperandKind, OperandPos};
+use crate::ir::operand::{OperandConstraint, OperandPos};
 use crate::ir::output::Allocation;
-use std::cell::Cell;
 
-pub const NONE: u32 = u32::MAX;
-/// Owner of a register at a point that no value may share.
-const EXCLUSIVE: u32 = u32::MAX;
-
-/// Where a part lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loc {
-    Unassigned,
-    Reg(PReg),
-    Stack,
-}
-
-/// A window `[start, end)` of one vreg's interval with one home. `next`
-/// links the vreg's parts in position order.
-#[derive(Clone, Copy, Debug)]
-pub struct Part {
-    pub vreg: u32,
-    pub start: u32,
-    pub end: u32,
-    pub loc: Loc,
-    pub next: u32,
-}
-
-/// The placeholder allocation for vreg `v`'s spill slot; `assemble`
-/// renumbers slots densely once the spilled values are known. Placeholders
-/// from the number of vregs on are temporaries (see [`Scan::operands`]).
-#[inline]
-pub fn slot_of(v: usize) -> Allocation {
-    Allocation::Stack(SpillSlot::new(v))
-}
-
-/// Blocks whose incoming edge moves must leave every value in its slot.
-///
-/// An edge from a block with one successor into a join runs its moves
-/// *before* the branch (there is no room after it), and the branch then
-/// reads its operands and clobbers its registers. Any register the moves
-/// fill could be one the branch reads or clobbers. When one of those
-/// branches needs a register for an operand or clobbers an allocatable
-/// register, every live value and every parameter of the join starts in
-/// its spill slot, so the moves write only slots. Such a branch's other
-/// operands, and every operand of the other branches into joins, read
-/// memory (see [`Scan::operands`]). A branch that defines values flowing
-/// into a join has nowhere to move them before it runs: unsupported.
-pub fn cold_blocks(f: &Function, alloc_mask: &[u64; 3]) -> Result<Vec<bool>, AllocError> {
-    let is_alloc = |r: PReg| alloc_mask[r.class().index()] & (1 << r.hw()) != 0;
-    let mut cold = vec![false; f.num_blocks()];
-    for b in f.blocks() {
-        let succs = f.block_succs(b);
-        if succs.len() != 1 || cfg::effective_preds(f, succs[0]) < 2 {
-            continue;
-        }
-        let k = f.block_insts(b).last();
-        let ops = f.inst_operands(k);
-        if ops.iter().any(|o| o.is_def()) {
-            return Err(AllocError::Unsupported(format!(
-                "{k} defines a value and jumps to {}, which has several predecessors",
-                succs[0]
-            )));
-        }
-        let needs_reg = ops.iter().any(|o| match o.constraint() {
-            OperandConstraint::Reg | OperandConstraint::Limit(_) => true,
-            OperandConstraint::FixedReg(r) => is_alloc(r),
-            _ => false,
-        });
-        if needs_reg || f.inst_clobbers(k).iter().any(|&r| is_alloc(r)) {
-            cold[succs[0].index()] = true;
-        }
-    }
-    Ok(cold)
-}
-
-/// A register operand waiting for the exact search.
-#[derive(Clone, Copy)]
-struct Want {
-    operand: usize,
-    slot: RegSlot,
-}
-
-pub struct Scan<'a> {
-    f: &'a Function,
-    layout: &'a Layout,
-    r: &'a Ranges,
+/// What the scan hands to `assemble`: every part with its home, every
+/// operand's location, and which registers each instruction leaves free.
+pub struct Scanned {
+    /// Every part, the vreg's parts linked in position order from
+    /// `first_part[v]` ([`NONE`] for a vreg with no interval).
     pub parts: Vec<Part>,
     pub first_part: Vec<u32>,
-    /// Per vreg: its part allocated last (the one covering the current
-    /// position, when the vreg is live there).
-    live_part: Vec<u32>,
-    /// Parts waiting for allocation, bucketed by the instruction where they
-    /// start (a linked list per bucket through `waiting_next`).
-    waiting: Vec<u32>,
-    waiting_next: Vec<u32>,
-    active: Vec<u32>,
-    inactive: Vec<u32>,
-    /// Per preg index: the active part in it, or `NONE`.
-    reg_part: Vec<u32>,
-    /// Per class: the registers with an active part, as a mask.
-    occ: [u64; 3],
-    /// Per part: for an active one, where its current range ends; for an
-    /// inactive one, where it is live again.
-    wake: Vec<u32>,
-    /// Known conflicts ahead, per preg index: `(position, owner)` from
-    /// clobbers and `fixed` operands, sorted. Owner `v + 1` is a use of `v`
-    /// (which `v` may share); `EXCLUSIVE` otherwise.
-    fixed: Vec<(u32, u32)>,
-    fixed_of: Vec<(u32, u32)>,
-    /// Per preg index: the first of its known conflicts not before the
-    /// start of the last part asked about. Parts are allocated in start
-    /// order, so it only moves forward.
-    fixed_next: Vec<Cell<u32>>,
-    /// Allocatable registers per class, preferred first.
-    order: [Vec<PReg>; 3],
-    alloc_mask: [u64; 3],
-    cold: Vec<bool>,
-    hint: Vec<Option<PReg>>,
-    /// Union-find over vregs joined by block parameters, and the register
-    /// the group got first: members prefer it.
-    group: Vec<u32>,
-    group_reg: Vec<Option<PReg>>,
-    /// Operand locations; spill slots as [`slot_of`] placeholders.
+    /// Operand locations; spill slots as [`super::part::slot_of`] placeholders.
     pub allocs: Vec<Allocation>,
     /// Whether the vreg has a spill slot (stored at its definition).
     pub spilled: Vec<bool>,
-    // The instruction being processed: its early point, what its operands
-    // took at each point, and which registers it clobbers.
-    now: u32,
-    taken_e: [u64; 3],
-    taken_l: [u64; 3],
-    clob: [u64; 3],
-    own_e: Vec<u32>,
-    own_l: Vec<u32>,
-    want: [Vec<Want>; 3],
-    slot_buf: Vec<RegSlot>,
-    search: [Search; 3],
-    /// `(operand, alias)`: the alias reads the same value from the same
-    /// register.
-    aliases: Vec<(usize, usize)>,
-    reused: Vec<u32>,
-    victims: Vec<u32>,
-    part_limit: usize,
-    /// Temporary slots needed at once by one instruction, at most.
-    pub max_temps: usize,
     /// Per linear slot, per class: every register an operand or a value
     /// holds at the instruction (a superset of what is live at either of
     /// its points). The moves before an instruction may use any other
@@ -201,6 +71,79 @@ pub struct Scan<'a> {
     /// Per linear slot, per class: the registers the instruction's operands
     /// took, at either point.
     pub taken: Vec<[u64; 3]>,
+}
+
+/// A register operand waiting for the exact search.
+#[derive(Clone, Copy)]
+pub(super) struct Want {
+    pub(super) operand: usize,
+    pub(super) slot: RegSlot,
+}
+
+pub struct Scan<'a> {
+    pub(super) f: &'a Function,
+    pub(super) layout: &'a Layout,
+    pub(super) r: &'a Ranges,
+    pub(super) parts: Vec<Part>,
+    pub(super) first_part: Vec<u32>,
+    /// Per vreg: its part allocated last (the one covering the current
+    /// position, when the vreg is live there).
+    pub(super) live_part: Vec<u32>,
+    /// Parts waiting for allocation, bucketed by the instruction where they
+    /// start (a linked list per bucket through `waiting_next`).
+    pub(super) waiting: Vec<u32>,
+    pub(super) waiting_next: Vec<u32>,
+    pub(super) active: Vec<u32>,
+    pub(super) inactive: Vec<u32>,
+    /// Per preg index: the active part in it, or `NONE`.
+    pub(super) reg_part: Vec<u32>,
+    /// Per class: the registers with an active part, as a mask.
+    pub(super) occ: [u64; 3],
+    /// Per part: for an active one, where its current range ends; for an
+    /// inactive one, where it is live again.
+    pub(super) wake: Vec<u32>,
+    /// Known conflicts ahead, per register.
+    pub(super) fixed: FixedConflicts,
+    /// Allocatable registers per class, preferred first.
+    pub(super) order: [Vec<PReg>; 3],
+    pub(super) alloc_mask: [u64; 3],
+    pub(super) cold: Vec<bool>,
+    pub(super) hint: Vec<Option<PReg>>,
+    /// Vregs joined by block parameters, and the register each group got
+    /// first: members prefer it.
+    pub(super) groups: HintGroups,
+    /// Operand locations; spill slots as [`super::part::slot_of`] placeholders.
+    pub(super) allocs: Vec<Allocation>,
+    /// Whether the vreg has a spill slot (stored at its definition).
+    pub(super) spilled: Vec<bool>,
+    // The instruction being processed: its early point, what its operands
+    // took at each point, and which registers it clobbers.
+    pub(super) now: u32,
+    pub(super) taken_e: [u64; 3],
+    pub(super) taken_l: [u64; 3],
+    pub(super) clob: [u64; 3],
+    pub(super) own_e: Vec<u32>,
+    pub(super) own_l: Vec<u32>,
+    pub(super) want: [Vec<Want>; 3],
+    pub(super) slot_buf: Vec<RegSlot>,
+    pub(super) search: [Search; 3],
+    /// `(operand, alias)`: the alias reads the same value from the same
+    /// register.
+    pub(super) aliases: Vec<(usize, usize)>,
+    pub(super) reused: Vec<u32>,
+    pub(super) victims: Vec<u32>,
+    pub(super) part_limit: usize,
+    /// Per linear slot, per class: every register an operand or a value
+    /// holds at the instruction (a superset of what is live at either of
+    /// its points). The moves before an instruction may use any other
+    /// allocatable register as scratch.
+    pub(super) busy: Vec<[u64; 3]>,
+    /// Per linear slot, per class: the registers held by values' parts at
+    /// the instruction's early point.
+    pub(super) held: Vec<[u64; 3]>,
+    /// Per linear slot, per class: the registers the instruction's operands
+    /// took, at either point.
+    pub(super) taken: Vec<[u64; 3]>,
 }
 
 impl<'a> Scan<'a> {
@@ -236,66 +179,6 @@ impl<'a> Scan<'a> {
                 });
             }
         }
-        let is_alloc = |p: PReg| alloc_mask[p.class().index()] & (1 << p.hw()) != 0;
-        // Known conflicts per register, in position order: instructions in
-        // linear order, each one's early point before its late point, then
-        // grouped by register with a counting sort.
-        let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
-        let mut late: Vec<(u32, u32, u32)> = Vec::new();
-        let mut reused = Vec::new();
-        for &i in &layout.inst_at {
-            let p = layout.pos[i.index()];
-            let ops = f.inst_operands(i);
-            mark_reused(ops, &mut reused);
-            late.clear();
-            for (k, op) in ops.iter().enumerate() {
-                let OperandConstraint::FixedReg(reg) = op.constraint() else {
-                    continue;
-                };
-                if !is_alloc(reg) {
-                    continue;
-                }
-                let v = op.vreg().index() as u32 + 1;
-                let (e, l) = match (op.kind(), op.pos()) {
-                    (OperandKind::Use, OperandPos::Early) if reused[k] != NONE => (v, EXCLUSIVE),
-                    (OperandKind::Use, OperandPos::Early) => (v, 0),
-                    (OperandKind::Use, OperandPos::Late) => (v, v),
-                    (OperandKind::Def, OperandPos::Late) => (0, EXCLUSIVE),
-                    (OperandKind::Def, OperandPos::Early) => (EXCLUSIVE, EXCLUSIVE),
-                };
-                if e != 0 {
-                    blocks.push((reg.index() as u32, p, e));
-                }
-                if l != 0 {
-                    late.push((reg.index() as u32, p + 1, l));
-                }
-            }
-            blocks.extend_from_slice(&late);
-            for &c in f.inst_clobbers(i) {
-                if is_alloc(c) {
-                    blocks.push((c.index() as u32, p + 1, EXCLUSIVE));
-                }
-            }
-        }
-        let (start, fixed) = counting_sorted(
-            PReg::NUM_INDEX,
-            blocks.len(),
-            |k| Some(blocks[k].0 as usize),
-            |k| (blocks[k].1, blocks[k].2),
-        );
-        let fixed_of: Vec<(u32, u32)> = start.windows(2).map(|w| (w[0], w[1])).collect();
-        debug_assert!(fixed_of.iter().all(|&(a, b)| fixed[a as usize..b as usize]
-            .windows(2)
-            .all(|w| w[0].0 <= w[1].0)));
-        let mut group: Vec<u32> = (0..nv as u32).collect();
-        for b in f.blocks() {
-            for (t, &s) in f.block_succs(b).iter().enumerate() {
-                for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                    let (x, y) = (find(&mut group, a.index()), find(&mut group, p.index()));
-                    group[x as usize] = y;
-                }
-            }
-        }
         let part_limit = 8 * (f.num_operands() + nv + f.num_blocks()) + 64;
         Ok(Scan {
             f,
@@ -311,15 +194,12 @@ impl<'a> Scan<'a> {
             reg_part: vec![NONE; PReg::NUM_INDEX],
             occ: [0; 3],
             wake: vec![NONE; nv],
-            fixed,
-            fixed_next: fixed_of.iter().map(|s| Cell::new(s.0)).collect(),
-            fixed_of,
+            fixed: FixedConflicts::new(f, layout, &alloc_mask),
             order,
             alloc_mask,
             cold: cold_blocks(f, &alloc_mask)?,
             hint: vec![None; nv],
-            group,
-            group_reg: vec![None; nv],
+            groups: HintGroups::new(f),
             allocs: vec![Allocation::None; f.num_operands()],
             spilled: vec![false; nv],
             now: 0,
@@ -332,17 +212,18 @@ impl<'a> Scan<'a> {
             slot_buf: Vec::new(),
             search: Default::default(),
             aliases: Vec::new(),
-            reused,
+            reused: Vec::new(),
             victims: Vec::new(),
             part_limit,
-            max_temps: 0,
             busy: Vec::with_capacity(layout.inst_at.len()),
             held: Vec::with_capacity(layout.inst_at.len()),
             taken: Vec::with_capacity(layout.inst_at.len()),
         })
     }
 
-    pub fn run(&mut self) -> Result<(), AllocError> {
+    /// Scans every instruction: the parts' homes and the operands'
+    /// locations, or why there are none.
+    pub fn run(mut self) -> Result<Scanned, AllocError> {
         for n in 0..self.layout.inst_at.len() {
             self.instruction(self.layout.inst_at[n], 2 * n as u32)?;
             if self.parts.len() > self.part_limit {
@@ -354,7 +235,15 @@ impl<'a> Scan<'a> {
         }
         debug_assert!(self.waiting.iter().all(|&w| w == NONE));
         debug_assert!(self.parts.iter().all(|p| p.loc != Loc::Unassigned));
-        Ok(())
+        Ok(Scanned {
+            parts: self.parts,
+            first_part: self.first_part,
+            allocs: self.allocs,
+            spilled: self.spilled,
+            busy: self.busy,
+            held: self.held,
+            taken: self.taken,
+        })
     }
 
     fn instruction(&mut self, i: Inst, now: u32) -> Result<(), AllocError> {
@@ -464,7 +353,7 @@ impl<'a> Scan<'a> {
 
     /// Whether active part `p` is still live at the late point.
     #[inline]
-    fn live_late(&self, p: u32) -> bool {
+    pub(super) fn live_late(&self, p: u32) -> bool {
         self.now + 1 < self.wake[p as usize].min(self.parts[p as usize].end)
     }
 
@@ -496,7 +385,7 @@ impl<'a> Scan<'a> {
 
     /// Takes active part `p` out of its register from `self.now` on: the
     /// rest goes to the spill slot (`to_stack`) or back to the queue.
-    fn evict(&mut self, p: u32, to_stack: bool) {
+    pub(super) fn evict(&mut self, p: u32, to_stack: bool) {
         let k = self.active.iter().position(|&a| a == p).unwrap();
         self.active.swap_remove(k);
         let r = self.reg_of(p);
@@ -529,8 +418,7 @@ impl<'a> Scan<'a> {
         self.parts[p as usize].loc = Loc::Reg(r);
         self.activate(p);
         self.live_part[v] = p;
-        let g = find(&mut self.group, v) as usize;
-        self.group_reg[g].get_or_insert(r);
+        self.groups.claim(v, r);
     }
 
     /// Step 3: values in their slot that this instruction reads from a
@@ -572,7 +460,7 @@ impl<'a> Scan<'a> {
     }
 
     /// Step 4: allocates every queued part that starts here.
-    fn drain(&mut self, cold: bool) {
+    pub(super) fn drain(&mut self, cold: bool) {
         let slot = (self.now / 2) as usize;
         while self.waiting[slot] != NONE {
             let p = self.waiting[slot];
@@ -620,46 +508,8 @@ impl<'a> Scan<'a> {
     /// The first position before `limit` where a known conflict (clobber,
     /// `fixed` operand) in `r` meets part `p`; `limit` if none.
     fn first_fixed_conflict(&self, r: PReg, p: u32, limit: u32) -> u32 {
-        let x = self.parts[p as usize];
-        let (a, b) = self.fixed_of[r.index()];
-        let next = &self.fixed_next[r.index()];
-        let mut k = next.get() as usize;
-        debug_assert!(k == a as usize || self.fixed[k - 1].0 <= x.start);
-        while k < b as usize && self.fixed[k].0 < x.start {
-            k += 1;
-        }
-        next.set(k as u32);
-        let limit = limit.min(x.end);
-        let list = &self.fixed[k..b as usize];
-        if list.first().is_none_or(|e| e.0 >= limit) {
-            return limit;
-        }
-        // Walk the conflicts and the vreg's ranges together.
-        let rs = self.r.of(x.vreg as usize);
-        let mut j = rs.partition_point(|r| r.1 <= x.start);
-        let mut i = 0;
-        while let Some(&(pos, owner)) = list.get(i) {
-            if pos >= limit {
-                break;
-            }
-            while j < rs.len() && rs[j].1 <= pos {
-                j += 1;
-            }
-            if j == rs.len() {
-                break;
-            }
-            if rs[j].0 > pos {
-                // In a hole: on to the conflicts where the vreg is live again.
-                let live = rs[j].0;
-                i += list[i..].partition_point(|e| e.0 < live);
-                continue;
-            }
-            if owner != x.vreg + 1 {
-                return pos;
-            }
-            i += 1;
-        }
-        limit
+        self.fixed
+            .first_conflict(r, self.parts[p as usize], self.r, limit)
     }
 
     /// How long register `r` stays free for part `p` (from its start) once
@@ -688,9 +538,9 @@ impl<'a> Scan<'a> {
         self.first_fixed_conflict(r, p, until)
     }
 
-    fn hint_of(&mut self, v: usize) -> Option<PReg> {
-        let g = find(&mut self.group, v) as usize;
-        self.hint[v].or(self.group_reg[g])
+    pub(super) fn hint_of(&mut self, v: usize) -> Option<PReg> {
+        let group = self.groups.reg(v);
+        self.hint[v].or(group)
     }
 
     /// How long each register of part `p`'s class stays free for it, by
@@ -850,7 +700,7 @@ impl<'a> Scan<'a> {
     /// Per class, the registers held by active parts at the early point and
     /// at the late point. Only a value read early for the last time here
     /// leaves its register between the two.
-    fn occupied(&self, i: Inst) -> [(u64, u64); 3] {
+    pub(super) fn occupied(&self, i: Inst) -> [(u64, u64); 3] {
         let mut occ = [0, 1, 2].map(|c| (self.occ[c], self.occ[c]));
         for op in self.f.inst_operands(i) {
             if !op.is_use() || op.pos() != OperandPos::Early {
@@ -865,317 +715,6 @@ impl<'a> Scan<'a> {
         }
         occ
     }
-
-    /// Step 5: the instruction's operands.
-    fn operands(&mut self, i: Inst, cold: bool) -> Result<(), AllocError> {
-        let f = self.f;
-        let ops = f.inst_operands(i);
-        let base = f.inst_operand_range(i).start;
-        mark_reused(ops, &mut self.reused);
-        for (k, op) in ops.iter().enumerate() {
-            if let OperandConstraint::Reuse(t) = op.constraint() {
-                if self.reused[t] != k as u32 {
-                    return Err(AllocError::Impossible(format!(
-                        "{i}: two defs reuse operand {t}, so both would be written to one location"
-                    )));
-                }
-            }
-        }
-        let occupied = self.occupied(i);
-        // Reads of one value are first merged into one register slot; if
-        // that makes the search fail, it runs again with every operand apart.
-        for merge in [true, false] {
-            for w in &mut self.want {
-                w.clear();
-            }
-            self.aliases.clear();
-            for (k, op) in ops.iter().enumerate() {
-                let c = op.class().index();
-                let mut candidates = match op.constraint() {
-                    OperandConstraint::NonAlloc(r) => {
-                        self.allocs[base + k] = Allocation::Reg(r);
-                        continue;
-                    }
-                    OperandConstraint::FixedReg(r) if self.alloc_mask[c] & (1 << r.hw()) == 0 => {
-                        self.allocs[base + k] = Allocation::Reg(r);
-                        continue;
-                    }
-                    OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
-                    OperandConstraint::Reg => self.alloc_mask[c],
-                    OperandConstraint::Limit(n) => self.alloc_mask[c] & limit_mask(n),
-                    OperandConstraint::Reuse(_)
-                    | OperandConstraint::Any
-                    | OperandConstraint::Stack => continue,
-                };
-                let (early, late) = if op.is_use() {
-                    (true, op.pos() == OperandPos::Late || self.reused[k] != NONE)
-                } else {
-                    (op.pos() == OperandPos::Early, true)
-                };
-                if late {
-                    candidates &= !self.clob[c];
-                }
-                let mut prefer = [0u64; 2];
-                if op.is_use() {
-                    if let Loc::Reg(r) = self.parts[self.live_part[op.vreg().index()] as usize].loc
-                    {
-                        if r.class().index() == c {
-                            prefer[0] = 1 << r.hw();
-                        }
-                    }
-                } else if let Some(h) = self.hint_of(op.vreg().index()) {
-                    // Not a hint held by a value that lives on: taking it
-                    // would cost that value a move.
-                    let (occ_e, occ_l) = occupied[c];
-                    let held = if op.pos() == OperandPos::Early {
-                        occ_e
-                    } else {
-                        occ_l
-                    };
-                    if h.class().index() == c && held & (1 << h.hw()) == 0 {
-                        prefer[0] = 1 << h.hw();
-                    }
-                }
-                let (occ_e, occ_l) = occupied[c];
-                prefer[1] = !((if early { occ_e } else { 0 }) | (if late { occ_l } else { 0 }));
-                // Several reads of one value (`a = a + a`) share a register when
-                // their constraints allow.
-                if op.is_use() && merge {
-                    // Not when a reused input would share with a read that lasts
-                    // past the early point (the def overwrites it there).
-                    let reused = &self.reused;
-                    let aliases = &self.aliases;
-                    let me_reused = reused[k] != NONE;
-                    let me_late = op.pos() == OperandPos::Late;
-                    let same = self.want[c].iter_mut().find(|w| {
-                        let o = ops[w.operand];
-                        let group = || {
-                            std::iter::once(w.operand)
-                                .chain(aliases.iter().filter(|a| a.0 == w.operand).map(|a| a.1))
-                        };
-                        let other_reused = group().any(|x| reused[x] != NONE);
-                        let other_late = group().any(|x| ops[x].pos() == OperandPos::Late);
-                        o.is_use()
-                            && o.vreg() == op.vreg()
-                            && w.slot.candidates & candidates != 0
-                            && !(other_reused && (me_reused || me_late))
-                            && !(me_reused && other_late)
-                    });
-                    if let Some(w) = same {
-                        w.slot.candidates &= candidates;
-                        w.slot.early |= early;
-                        w.slot.late |= late;
-                        self.aliases.push((w.operand, k));
-                        continue;
-                    }
-                }
-                self.want[c].push(Want {
-                    operand: k,
-                    slot: RegSlot {
-                        candidates,
-                        early,
-                        late,
-                        prefer,
-                    },
-                });
-            }
-            let mut failed = None;
-            for c in 0..3 {
-                self.slot_buf.clear();
-                self.slot_buf.extend(self.want[c].iter().map(|w| w.slot));
-                if !self.slot_buf.is_empty() && !self.search[c].run(&self.slot_buf, 0, 0) {
-                    failed = Some(c);
-                    break;
-                }
-            }
-            let Some(c) = failed else { break };
-            if !merge {
-                return Err(AllocError::Impossible(format!(
-                    "{i}: its {} operands cannot all get registers at once",
-                    RegClass::from_index(c)
-                )));
-            }
-        }
-        for c in 0..3 {
-            let hws = std::mem::take(&mut self.search[c].result);
-            for (w, &hw) in self.want[c].iter().zip(&hws) {
-                let op = ops[w.operand];
-                let r = PReg::new(hw, RegClass::from_index(c));
-                self.allocs[base + w.operand] = Allocation::Reg(r);
-                let v = op.vreg().index() as u32 + 1;
-                if w.slot.early {
-                    self.taken_e[c] |= 1 << hw;
-                    self.own_e[r.index()] = if op.is_use() { v } else { EXCLUSIVE };
-                }
-                if w.slot.late {
-                    self.taken_l[c] |= 1 << hw;
-                    let reused = self.reused[w.operand] != NONE
-                        || self
-                            .aliases
-                            .iter()
-                            .any(|&(k, a)| k == w.operand && self.reused[a] != NONE);
-                    self.own_l[r.index()] = if op.is_use() && !reused { v } else { EXCLUSIVE };
-                }
-                if op.is_def() {
-                    self.hint[op.vreg().index()] = Some(r);
-                }
-            }
-            self.search[c].result = hws;
-        }
-        for &(k, alias) in &self.aliases {
-            self.allocs[base + alias] = self.allocs[base + k];
-        }
-        // Parts in the way of the operands move out.
-        self.victims.clear();
-        for c in 0..3 {
-            let mut m = (self.taken_e[c] | self.taken_l[c] | self.clob[c]) & self.occ[c];
-            while m != 0 {
-                let hw = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let (r, bit) = (PReg::new(hw, RegClass::from_index(c)), 1u64 << hw);
-                let p = self.reg_part[r.index()];
-                let me = self.parts[p as usize].vreg + 1;
-                let early = self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me;
-                let late = ((self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me)
-                    || self.clob[c] & bit != 0)
-                    && self.live_late(p);
-                if early || late {
-                    self.victims.push(p);
-                }
-            }
-        }
-        for k in 0..self.victims.len() {
-            self.evict(self.victims[k], false);
-        }
-        self.drain(cold);
-        // A branch whose edge moves run before it (into a join) reads its
-        // `any` and `stack` operands from memory: the moves may fill any
-        // register that is not cold (see `cold_blocks`). It must not read a
-        // parameter of that join from the parameter's slot either: the moves
-        // have already filled it with the next value. It reads a temporary
-        // copy instead.
-        let b = f.block_of(i);
-        let succs = f.block_succs(b);
-        let edge_before =
-            f.is_branch(i) && succs.len() == 1 && cfg::effective_preds(f, succs[0]) > 1;
-        let join_params = if edge_before {
-            f.block_params(succs[0])
-        } else {
-            &[]
-        };
-        let regs_safe = edge_before && self.cold[succs[0].index()];
-        let mut temps = 0;
-        let occupied = self.occupied(i);
-        // Operands without register needs, and reuse defs.
-        for (k, op) in ops.iter().enumerate() {
-            let v = op.vreg().index();
-            let c = op.class().index();
-            match op.constraint() {
-                OperandConstraint::Any | OperandConstraint::Stack
-                    if op.is_use() && self.reused[k] != NONE =>
-                {
-                    // The def overwrites the reused location: give the pair
-                    // the def's own slot, filled with a copy of the input.
-                    let w = ops[self.reused[k] as usize].vreg().index();
-                    self.allocs[base + k] = slot_of(w);
-                    self.spilled[w] = true;
-                }
-                OperandConstraint::Stack | OperandConstraint::Any
-                    if op.is_use() && join_params.contains(&op.vreg()) =>
-                {
-                    self.allocs[base + k] = match self.parts[self.live_part[v] as usize].loc {
-                        Loc::Reg(r) if op.constraint() == OperandConstraint::Any && regs_safe => {
-                            Allocation::Reg(r)
-                        }
-                        _ => {
-                            temps += 1;
-                            self.max_temps = self.max_temps.max(temps);
-                            slot_of(f.num_vregs() + temps - 1)
-                        }
-                    };
-                }
-                OperandConstraint::Stack => {
-                    self.allocs[base + k] = slot_of(v);
-                    self.spilled[v] = true;
-                }
-                OperandConstraint::Any if op.is_use() => {
-                    self.allocs[base + k] = match self.parts[self.live_part[v] as usize].loc {
-                        Loc::Reg(r) if !edge_before || regs_safe => Allocation::Reg(r),
-                        _ => {
-                            self.spilled[v] = true;
-                            slot_of(v)
-                        }
-                    };
-                }
-                OperandConstraint::Any => {
-                    let (occ_e, occ_l) = occupied[c];
-                    let early = op.pos() == OperandPos::Early;
-                    let mut free = self.alloc_mask[c] & !(self.taken_l[c] | self.clob[c] | occ_l);
-                    if early {
-                        free &= !(self.taken_e[c] | occ_e);
-                    }
-                    let pick = match self.hint_of(v) {
-                        Some(h) if h.class().index() == c && free & (1 << h.hw()) != 0 => Some(h),
-                        _ => self.order[c]
-                            .iter()
-                            .copied()
-                            .find(|r| free & (1 << r.hw()) != 0),
-                    };
-                    self.allocs[base + k] = match pick {
-                        Some(r) => {
-                            self.taken_l[c] |= 1 << r.hw();
-                            self.own_l[r.index()] = EXCLUSIVE;
-                            if early {
-                                self.taken_e[c] |= 1 << r.hw();
-                                self.own_e[r.index()] = EXCLUSIVE;
-                            }
-                            self.hint[v] = Some(r);
-                            Allocation::Reg(r)
-                        }
-                        None => {
-                            self.spilled[v] = true;
-                            slot_of(v)
-                        }
-                    };
-                }
-                _ => {}
-            }
-        }
-        for (k, op) in ops.iter().enumerate() {
-            if let OperandConstraint::Reuse(t) = op.constraint() {
-                self.allocs[base + k] = self.allocs[base + t];
-                if let Allocation::Reg(r) = self.allocs[base + t] {
-                    self.hint[op.vreg().index()] = Some(r);
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// `reused[k]` = the def operand reusing operand `k`, or `NONE`.
-fn mark_reused(ops: &[crate::ir::operand::Operand], reused: &mut Vec<u32>) {
-    reused.clear();
-    reused.resize(ops.len(), NONE);
-    for (k, op) in ops.iter().enumerate() {
-        if let OperandConstraint::Reuse(t) = op.constraint() {
-            if reused[t] == NONE {
-                reused[t] = k as u32;
-            } else {
-                reused[t] = EXCLUSIVE - 1;
-            }
-        }
-    }
-}
-
-fn find(group: &mut [u32], v: usize) -> u32 {
-    let mut x = v as u32;
-    while group[x as usize] != x {
-        let up = group[group[x as usize] as usize];
-        group[x as usize] = up;
-        x = up;
-    }
-    x
 }
 
 #[cfg(test)]
@@ -1205,15 +744,15 @@ end
         let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
         let layout = Layout::new(&case.func);
         let ranges = Ranges::new(&case.func, &layout);
-        let mut scan = Scan::new(&case.func, &case.machine, &layout, &ranges).unwrap();
-        scan.run().unwrap();
-        let parts = scan.parts.len();
+        let scan = Scan::new(&case.func, &case.machine, &layout, &ranges).unwrap();
+        let parts = scan.run().unwrap().parts.len();
         assert!(parts > 1, "the case should split v0i");
         let mut scan = Scan::new(&case.func, &case.machine, &layout, &ranges).unwrap();
         scan.part_limit = parts - 1;
         match scan.run() {
             Err(AllocError::Impossible(m)) => assert!(m.contains("work bound"), "{m}"),
-            other => panic!("expected the work bound to stop the scan: {other:?}"),
+            Err(other) => panic!("expected the work bound to stop the scan: {other:?}"),
+            Ok(_) => panic!("expected the work bound to stop the scan"),
         }
     }
 }
