@@ -530,7 +530,7 @@ fn free_sunk_registers(r: &Ranges, scan: &mut Scanned, homes: &Homes) {
         let Some(&(start, end, Loc::Stack)) = homes.of(v).first() else {
             continue;
         };
-        let Loc::Reg(reg) = scan.parts[scan.first_part[v] as usize].loc else {
+        let Loc::Reg(reg) = scan.parts[scan.first_part[v]].loc else {
             continue;
         };
         let (c, bit) = (reg.class().index(), 1u64 << reg.hw());

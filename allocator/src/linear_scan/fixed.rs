@@ -4,9 +4,8 @@
 
 use super::layout::Layout;
 use super::part::Part;
-use super::part::NONE;
 use super::ranges::Ranges;
-use super::reused::mark_reused;
+use super::reused::{mark_reused, NOT_REUSED};
 use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::PReg;
@@ -54,7 +53,9 @@ impl FixedConflicts {
                 }
                 let v = op.vreg().index() as u32 + 1;
                 let (e, l) = match (op.kind(), op.pos()) {
-                    (OperandKind::Use, OperandPos::Early) if reused[k] != NONE => (v, EXCLUSIVE),
+                    (OperandKind::Use, OperandPos::Early) if reused[k] != NOT_REUSED => {
+                        (v, EXCLUSIVE)
+                    }
                     (OperandKind::Use, OperandPos::Early) => (v, 0),
                     (OperandKind::Use, OperandPos::Late) => (v, v),
                     (OperandKind::Def, OperandPos::Late) => (0, EXCLUSIVE),

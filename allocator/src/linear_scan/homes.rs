@@ -1,7 +1,7 @@
 //! Where each value lives over its life: the windows of its parts in
 //! position order, each with one location, as `assemble` reads them.
 
-use super::part::{Loc, Part, NONE};
+use super::part::{Loc, PartId, Parts};
 use std::cell::Cell;
 
 /// One window `[start, end)` of a vreg's life and its location there.
@@ -20,14 +20,14 @@ pub struct Homes {
 impl Homes {
     /// The homes of the scan's parts (`first_part[v]` starts vreg `v`'s
     /// chain of parts, linked through `next` in position order).
-    pub fn new(parts: &[Part], first_part: &[u32]) -> Homes {
+    pub fn new(parts: &Parts, first_part: &[PartId]) -> Homes {
         let mut list = Vec::with_capacity(parts.len());
         let mut of = Vec::with_capacity(first_part.len());
         for &first in first_part {
             let a = list.len() as u32;
             let mut p = first;
-            while p != NONE {
-                let x = parts[p as usize];
+            while p != PartId::NONE {
+                let x = parts[p];
                 list.push((x.start, x.end, x.loc));
                 p = x.next;
             }
@@ -78,8 +78,11 @@ impl Homes {
 mod tests {
     use super::*;
     use crate::ir::index::{PReg, RegClass};
+    use crate::linear_scan::part::Part;
 
-    fn part(vreg: u32, start: u32, end: u32, loc: Loc, next: u32) -> Part {
+    const NONE: PartId = PartId::NONE;
+
+    fn part(vreg: u32, start: u32, end: u32, loc: Loc, next: PartId) -> Part {
         Part {
             vreg,
             start,
@@ -89,18 +92,25 @@ mod tests {
         }
     }
 
+    fn id(i: usize) -> PartId {
+        PartId::new(i)
+    }
+
     #[test]
     fn lookups_find_the_home_in_any_order() {
         let r = Loc::Reg(PReg::new(1, RegClass::Int));
         // v0: [2, 6) in r, then [8, 12) in its slot, then [12, 20) in r;
         // v1 lives nowhere; v2: [0, 4) in its slot.
-        let parts = [
-            part(0, 2, 6, r, 2),
+        let mut parts = Parts::default();
+        for x in [
+            part(0, 2, 6, r, id(2)),
             part(2, 0, 4, Loc::Stack, NONE),
-            part(0, 8, 12, Loc::Stack, 3),
+            part(0, 8, 12, Loc::Stack, id(3)),
             part(0, 12, 20, r, NONE),
-        ];
-        let homes = Homes::new(&parts, &[0, NONE, 1]);
+        ] {
+            parts.push(x);
+        }
+        let homes = Homes::new(&parts, &[id(0), NONE, id(1)]);
         assert!(homes.of(1).is_empty());
         assert_eq!(homes.of(0).len(), 3);
         let want = |pos: u32| match pos {

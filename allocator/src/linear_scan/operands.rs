@@ -5,8 +5,8 @@
 //! operands and reuse pairs are placed.
 
 use super::fixed::EXCLUSIVE;
-use super::part::{slot_of, Loc, NONE};
-use super::reused::mark_reused;
+use super::part::{slot_of, Loc};
+use super::reused::{mark_reused, NOT_REUSED};
 use super::scan::{Scan, Want};
 use crate::analysis::cfg;
 use crate::inst_regs::RegSlot;
@@ -81,7 +81,10 @@ impl Scan<'_> {
                 }
             };
             let (early, late) = if op.is_use() {
-                (true, op.pos() == OperandPos::Late || self.reused[k] != NONE)
+                (
+                    true,
+                    op.pos() == OperandPos::Late || self.reused[k] != NOT_REUSED,
+                )
             } else {
                 (op.pos() == OperandPos::Early, true)
             };
@@ -90,7 +93,7 @@ impl Scan<'_> {
             }
             let mut prefer = [0u64; 2];
             if op.is_use() {
-                if let Loc::Reg(r) = self.parts[self.live_part[op.vreg().index()] as usize].loc {
+                if let Loc::Reg(r) = self.parts[self.live_part[op.vreg().index()]].loc {
                     if r.class().index() == c {
                         prefer[0] = 1 << r.hw();
                     }
@@ -117,7 +120,7 @@ impl Scan<'_> {
                 // past the early point (the def overwrites it there).
                 let reused = &self.reused;
                 let aliases = &self.aliases;
-                let me_reused = reused[k] != NONE;
+                let me_reused = reused[k] != NOT_REUSED;
                 let me_late = op.pos() == OperandPos::Late;
                 let same = self.want[c].iter_mut().find(|w| {
                     let o = ops[w.operand];
@@ -125,7 +128,7 @@ impl Scan<'_> {
                         std::iter::once(w.operand)
                             .chain(aliases.iter().filter(|a| a.0 == w.operand).map(|a| a.1))
                     };
-                    let other_reused = group().any(|x| reused[x] != NONE);
+                    let other_reused = group().any(|x| reused[x] != NOT_REUSED);
                     let other_late = group().any(|x| ops[x].pos() == OperandPos::Late);
                     o.is_use()
                         && o.vreg() == op.vreg()
@@ -181,11 +184,11 @@ impl Scan<'_> {
                 }
                 if w.slot.late {
                     self.taken_l[c] |= 1 << hw;
-                    let reused = self.reused[w.operand] != NONE
+                    let reused = self.reused[w.operand] != NOT_REUSED
                         || self
                             .aliases
                             .iter()
-                            .any(|&(k, a)| k == w.operand && self.reused[a] != NONE);
+                            .any(|&(k, a)| k == w.operand && self.reused[a] != NOT_REUSED);
                     self.own_l[r.index()] = if op.is_use() && !reused { v } else { EXCLUSIVE };
                 }
                 if op.is_def() {
@@ -210,7 +213,7 @@ impl Scan<'_> {
                 m &= m - 1;
                 let (r, bit) = (PReg::new(hw, RegClass::from_index(c)), 1u64 << hw);
                 let p = self.reg_part[r.index()];
-                let me = self.parts[p as usize].vreg + 1;
+                let me = self.parts[p].vreg + 1;
                 let early = self.taken_e[c] & bit != 0 && self.own_e[r.index()] != me;
                 let late = ((self.taken_l[c] & bit != 0 && self.own_l[r.index()] != me)
                     || self.clob[c] & bit != 0)
@@ -254,7 +257,7 @@ impl Scan<'_> {
             let c = op.class().index();
             match op.constraint() {
                 OperandConstraint::Any | OperandConstraint::Stack
-                    if op.is_use() && self.reused[k] != NONE =>
+                    if op.is_use() && self.reused[k] != NOT_REUSED =>
                 {
                     // The def overwrites the reused location: give the pair
                     // the def's own slot, filled with a copy of the input.
@@ -265,7 +268,7 @@ impl Scan<'_> {
                 OperandConstraint::Stack | OperandConstraint::Any
                     if op.is_use() && join_params.contains(&op.vreg()) =>
                 {
-                    self.allocs[base + k] = match self.parts[self.live_part[v] as usize].loc {
+                    self.allocs[base + k] = match self.parts[self.live_part[v]].loc {
                         Loc::Reg(r) if op.constraint() == OperandConstraint::Any && regs_safe => {
                             Allocation::Reg(r)
                         }
@@ -280,7 +283,7 @@ impl Scan<'_> {
                     self.spilled[v] = true;
                 }
                 OperandConstraint::Any if op.is_use() => {
-                    self.allocs[base + k] = match self.parts[self.live_part[v] as usize].loc {
+                    self.allocs[base + k] = match self.parts[self.live_part[v]].loc {
                         Loc::Reg(r) if !edge_before || regs_safe => Allocation::Reg(r),
                         _ => {
                             self.spilled[v] = true;

@@ -39,7 +39,7 @@ use super::cold::cold_blocks;
 use super::fixed::FixedConflicts;
 use super::groups::HintGroups;
 use super::layout::Layout;
-use super::part::{Loc, Part, NONE};
+use super::part::{Loc, Part, PartId, Parts};
 use super::ranges::Ranges;
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
@@ -49,13 +49,16 @@ use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{OperandConstraint, OperandPos};
 use crate::ir::output::Allocation;
 
+/// A position no part reaches: the wake of a part not yet asleep.
+const NEVER: u32 = u32::MAX;
+
 /// What the scan hands to `assemble`: every part with its home, every
 /// operand's location, and which registers each instruction leaves free.
 pub struct Scanned {
     /// Every part, the vreg's parts linked in position order from
-    /// `first_part[v]` ([`NONE`] for a vreg with no interval).
-    pub parts: Vec<Part>,
-    pub first_part: Vec<u32>,
+    /// `first_part[v]` ([`PartId::NONE`] for a vreg with no interval).
+    pub parts: Parts,
+    pub first_part: Vec<PartId>,
     /// Operand locations; spill slots as [`super::part::slot_of`] placeholders.
     pub allocs: Vec<Allocation>,
     /// Whether the vreg has a spill slot (stored at its definition).
@@ -84,19 +87,19 @@ pub struct Scan<'a> {
     pub(super) f: &'a Function,
     pub(super) layout: &'a Layout,
     pub(super) r: &'a Ranges,
-    pub(super) parts: Vec<Part>,
-    pub(super) first_part: Vec<u32>,
+    pub(super) parts: Parts,
+    pub(super) first_part: Vec<PartId>,
     /// Per vreg: its part allocated last (the one covering the current
     /// position, when the vreg is live there).
-    pub(super) live_part: Vec<u32>,
+    pub(super) live_part: Vec<PartId>,
     /// Parts waiting for allocation, bucketed by the instruction where they
     /// start (a linked list per bucket through `waiting_next`).
-    pub(super) waiting: Vec<u32>,
-    pub(super) waiting_next: Vec<u32>,
-    pub(super) active: Vec<u32>,
-    pub(super) inactive: Vec<u32>,
-    /// Per preg index: the active part in it, or `NONE`.
-    pub(super) reg_part: Vec<u32>,
+    pub(super) waiting: Vec<PartId>,
+    pub(super) waiting_next: Vec<PartId>,
+    pub(super) active: Vec<PartId>,
+    pub(super) inactive: Vec<PartId>,
+    /// Per preg index: the active part in it, or [`PartId::NONE`].
+    pub(super) reg_part: Vec<PartId>,
     /// Per class: the registers with an active part, as a mask.
     pub(super) occ: [u64; 3],
     /// Per part: for an active one, where its current range ends; for an
@@ -131,7 +134,7 @@ pub struct Scan<'a> {
     /// register.
     pub(super) aliases: Vec<(usize, usize)>,
     pub(super) reused: Vec<u32>,
-    pub(super) victims: Vec<u32>,
+    pub(super) victims: Vec<PartId>,
     pub(super) part_limit: usize,
     /// Per linear slot, per class: every register an operand or a value
     /// holds at the instruction (a superset of what is live at either of
@@ -159,24 +162,23 @@ impl<'a> Scan<'a> {
             order[c.index()] = env.allocatable(c).collect();
         }
         let alloc_mask = env.allocatable_set().class_masks();
-        let mut parts = Vec::with_capacity(2 * nv);
-        let mut first_part = vec![NONE; nv];
-        let mut waiting = vec![NONE; layout.inst_at.len()];
+        let mut parts = Parts::with_capacity(2 * nv);
+        let mut first_part = vec![PartId::NONE; nv];
+        let mut waiting = vec![PartId::NONE; layout.inst_at.len()];
         let mut waiting_next = Vec::with_capacity(2 * nv);
         for (v, first) in first_part.iter_mut().enumerate() {
             let rs = r.of(v);
             if let (Some(a), Some(b)) = (rs.first(), rs.last()) {
-                *first = parts.len() as u32;
                 let slot = (a.0 / 2) as usize;
                 waiting_next.push(waiting[slot]);
-                waiting[slot] = parts.len() as u32;
-                parts.push(Part {
+                *first = parts.push(Part {
                     vreg: v as u32,
                     start: a.0,
                     end: b.1,
                     loc: Loc::Unassigned,
-                    next: NONE,
+                    next: PartId::NONE,
                 });
+                waiting[slot] = *first;
             }
         }
         let part_limit = 8 * (f.num_operands() + nv + f.num_blocks()) + 64;
@@ -186,14 +188,14 @@ impl<'a> Scan<'a> {
             r,
             parts,
             first_part,
-            live_part: vec![NONE; nv],
+            live_part: vec![PartId::NONE; nv],
             waiting,
             waiting_next,
             active: Vec::new(),
             inactive: Vec::new(),
-            reg_part: vec![NONE; PReg::NUM_INDEX],
+            reg_part: vec![PartId::NONE; PReg::NUM_INDEX],
             occ: [0; 3],
-            wake: vec![NONE; nv],
+            wake: vec![NEVER; nv],
             fixed: FixedConflicts::new(f, layout, &alloc_mask),
             order,
             alloc_mask,
@@ -233,7 +235,7 @@ impl<'a> Scan<'a> {
                 )));
             }
         }
-        debug_assert!(self.waiting.iter().all(|&w| w == NONE));
+        debug_assert!(self.waiting.iter().all(|&w| w == PartId::NONE));
         debug_assert!(self.parts.iter().all(|p| p.loc != Loc::Unassigned));
         Ok(Scanned {
             parts: self.parts,
@@ -276,21 +278,21 @@ impl<'a> Scan<'a> {
     }
 
     #[inline]
-    fn covers(&self, p: u32, pos: u32) -> bool {
-        let x = &self.parts[p as usize];
+    fn covers(&self, p: PartId, pos: u32) -> bool {
+        let x = &self.parts[p];
         x.start <= pos && pos < x.end && self.r.covers(x.vreg as usize, pos)
     }
 
-    fn reg_of(&self, p: u32) -> PReg {
-        match self.parts[p as usize].loc {
+    fn reg_of(&self, p: PartId) -> PReg {
+        match self.parts[p].loc {
             Loc::Reg(r) => r,
             _ => unreachable!("part {p} has no register"),
         }
     }
 
     /// The end of the range of part `p` that contains `pos`.
-    fn range_end(&self, p: u32, pos: u32) -> u32 {
-        let x = self.parts[p as usize];
+    fn range_end(&self, p: PartId, pos: u32) -> u32 {
+        let x = self.parts[p];
         let rs = self.r.of(x.vreg as usize);
         let k = rs.partition_point(|r| r.1 <= pos);
         rs[k].1.min(x.end)
@@ -304,35 +306,34 @@ impl<'a> Scan<'a> {
         let mut k = 0;
         while k < self.active.len() {
             let p = self.active[k];
-            let x = self.parts[p as usize];
-            if now < self.wake[p as usize].min(x.end) {
+            let x = self.parts[p];
+            if now < self.wake[p.index()].min(x.end) {
                 k += 1;
                 continue;
             }
             self.active.swap_remove(k);
             let r = self.reg_of(p);
-            self.reg_part[r.index()] = NONE;
+            self.reg_part[r.index()] = PartId::NONE;
             self.occ[r.class().index()] &= !(1 << r.hw());
             if let Some(next) = self.r.first_live(x.vreg as usize, now, x.end) {
-                self.wake[p as usize] = next;
+                self.wake[p.index()] = next;
                 self.inactive.push(p);
             }
         }
         let mut k = 0;
         while k < self.inactive.len() {
             let p = self.inactive[k];
-            if self.parts[p as usize].end <= now {
+            if self.parts[p].end <= now {
                 self.inactive.swap_remove(k);
-            } else if self.wake[p as usize] <= now {
+            } else if self.wake[p.index()] <= now {
                 self.inactive.swap_remove(k);
                 if self.covers(p, now) {
                     self.activate(p);
-                } else if let Some(next) = self.r.first_live(
-                    self.parts[p as usize].vreg as usize,
-                    now,
-                    self.parts[p as usize].end,
-                ) {
-                    self.wake[p as usize] = next;
+                } else if let Some(next) =
+                    self.r
+                        .first_live(self.parts[p].vreg as usize, now, self.parts[p].end)
+                {
+                    self.wake[p.index()] = next;
                     self.inactive.push(p);
                 }
             } else {
@@ -342,57 +343,56 @@ impl<'a> Scan<'a> {
     }
 
     /// Makes register part `p`, live at `self.now`, active.
-    fn activate(&mut self, p: u32) {
+    fn activate(&mut self, p: PartId) {
         let r = self.reg_of(p);
-        debug_assert_eq!(self.reg_part[r.index()], NONE, "{r} doubly active");
+        debug_assert_eq!(self.reg_part[r.index()], PartId::NONE, "{r} doubly active");
         self.reg_part[r.index()] = p;
         self.occ[r.class().index()] |= 1 << r.hw();
-        self.wake[p as usize] = self.range_end(p, self.now);
+        self.wake[p.index()] = self.range_end(p, self.now);
         self.active.push(p);
     }
 
     /// Whether active part `p` is still live at the late point.
     #[inline]
-    pub(super) fn live_late(&self, p: u32) -> bool {
-        self.now + 1 < self.wake[p as usize].min(self.parts[p as usize].end)
+    pub(super) fn live_late(&self, p: PartId) -> bool {
+        self.now + 1 < self.wake[p.index()].min(self.parts[p].end)
     }
 
     /// Splits part `p` at `at`: `p` keeps `[start, at)`, and the returned
     /// new part (unassigned) takes the rest from where the vreg is next
     /// live; `None` when it is not live again within `p`.
-    fn split(&mut self, p: u32, at: u32) -> Option<u32> {
-        let x = self.parts[p as usize];
+    fn split(&mut self, p: PartId, at: u32) -> Option<PartId> {
+        let x = self.parts[p];
         debug_assert!(x.start < at);
         if at >= x.end {
             return None;
         }
-        self.parts[p as usize].end = at;
+        self.parts[p].end = at;
         let start = self.r.first_live(x.vreg as usize, at, x.end)?;
-        let t = self.parts.len() as u32;
-        if self.wake.len() <= t as usize {
-            self.wake.resize(t as usize + 1, NONE);
-        }
-        self.parts.push(Part {
+        let t = self.parts.push(Part {
             vreg: x.vreg,
             start,
             end: x.end,
             loc: Loc::Unassigned,
             next: x.next,
         });
-        self.parts[p as usize].next = t;
+        if self.wake.len() <= t.index() {
+            self.wake.resize(t.index() + 1, NEVER);
+        }
+        self.parts[p].next = t;
         Some(t)
     }
 
     /// Takes active part `p` out of its register from `self.now` on: the
     /// rest goes to the spill slot (`to_stack`) or back to the queue.
-    pub(super) fn evict(&mut self, p: u32, to_stack: bool) {
+    pub(super) fn evict(&mut self, p: PartId, to_stack: bool) {
         let k = self.active.iter().position(|&a| a == p).unwrap();
         self.active.swap_remove(k);
         let r = self.reg_of(p);
-        self.reg_part[r.index()] = NONE;
+        self.reg_part[r.index()] = PartId::NONE;
         self.occ[r.class().index()] &= !(1 << r.hw());
-        let rest = if self.parts[p as usize].start >= self.now {
-            self.parts[p as usize].loc = Loc::Unassigned;
+        let rest = if self.parts[p].start >= self.now {
+            self.parts[p].loc = Loc::Unassigned;
             Some(p)
         } else {
             self.split(p, self.now)
@@ -406,16 +406,16 @@ impl<'a> Scan<'a> {
         }
     }
 
-    fn set_stack(&mut self, p: u32) {
-        let x = &mut self.parts[p as usize];
+    fn set_stack(&mut self, p: PartId) {
+        let x = &mut self.parts[p];
         x.loc = Loc::Stack;
         self.spilled[x.vreg as usize] = true;
         self.live_part[x.vreg as usize] = p;
     }
 
-    fn set_reg(&mut self, p: u32, r: PReg) {
-        let v = self.parts[p as usize].vreg as usize;
-        self.parts[p as usize].loc = Loc::Reg(r);
+    fn set_reg(&mut self, p: PartId, r: PReg) {
+        let v = self.parts[p].vreg as usize;
+        self.parts[p].loc = Loc::Reg(r);
         self.activate(p);
         self.live_part[v] = p;
         self.groups.claim(v, r);
@@ -436,10 +436,10 @@ impl<'a> Scan<'a> {
             };
             let v = op.vreg().index();
             let p = self.live_part[v];
-            if p == NONE || self.parts[p as usize].loc != Loc::Stack {
+            if p == PartId::NONE || self.parts[p].loc != Loc::Stack {
                 continue;
             }
-            if self.parts[p as usize].start < now && self.covers(p, now) {
+            if self.parts[p].start < now && self.covers(p, now) {
                 if let Some(t) = self.split(p, now) {
                     if fixed.is_some() {
                         self.hint[v] = fixed;
@@ -451,22 +451,22 @@ impl<'a> Scan<'a> {
     }
 
     /// Queues part `t` for allocation where it starts.
-    fn enqueue(&mut self, t: u32) {
-        let slot = (self.parts[t as usize].start / 2) as usize;
+    fn enqueue(&mut self, t: PartId) {
+        let slot = (self.parts[t].start / 2) as usize;
         debug_assert!(slot as u32 >= self.now / 2);
-        self.waiting_next.resize(self.parts.len(), NONE);
-        self.waiting_next[t as usize] = self.waiting[slot];
+        self.waiting_next.resize(self.parts.len(), PartId::NONE);
+        self.waiting_next[t.index()] = self.waiting[slot];
         self.waiting[slot] = t;
     }
 
     /// Step 4: allocates every queued part that starts here.
     pub(super) fn drain(&mut self, cold: bool) {
         let slot = (self.now / 2) as usize;
-        while self.waiting[slot] != NONE {
+        while self.waiting[slot] != PartId::NONE {
             let p = self.waiting[slot];
-            self.waiting[slot] = self.waiting_next[p as usize];
-            debug_assert_eq!(self.parts[p as usize].start, self.now);
-            self.live_part[self.parts[p as usize].vreg as usize] = p;
+            self.waiting[slot] = self.waiting_next[p.index()];
+            debug_assert_eq!(self.parts[p].start, self.now);
+            self.live_part[self.parts[p].vreg as usize] = p;
             if cold || !self.try_free(p) {
                 if cold {
                     self.set_stack(p);
@@ -480,8 +480,8 @@ impl<'a> Scan<'a> {
     /// The registers of class `c` unavailable to part `p` at the current
     /// instruction: taken by an operand of another value, or clobbered,
     /// at a point where `p` is live.
-    fn blocked_mask(&self, p: u32, c: usize) -> u64 {
-        let me = self.parts[p as usize].vreg + 1;
+    fn blocked_mask(&self, p: PartId, c: usize) -> u64 {
+        let me = self.parts[p].vreg + 1;
         let class = RegClass::from_index(c);
         let others = |taken: u64, own: &[u32]| {
             let mut m = 0;
@@ -507,22 +507,21 @@ impl<'a> Scan<'a> {
 
     /// The first position before `limit` where a known conflict (clobber,
     /// `fixed` operand) in `r` meets part `p`; `limit` if none.
-    fn first_fixed_conflict(&self, r: PReg, p: u32, limit: u32) -> u32 {
-        self.fixed
-            .first_conflict(r, self.parts[p as usize], self.r, limit)
+    fn first_fixed_conflict(&self, r: PReg, p: PartId, limit: u32) -> u32 {
+        self.fixed.first_conflict(r, self.parts[p], self.r, limit)
     }
 
     /// How long register `r` stays free for part `p` (from its start) once
     /// the active part in it, if any, has left for its slot.
-    fn free_until_evicted(&self, r: PReg, p: u32) -> u32 {
+    fn free_until_evicted(&self, r: PReg, p: PartId) -> u32 {
         let c = r.class().index();
         if self.blocked_mask(p, c) & (1 << r.hw()) != 0 {
             return 0;
         }
-        let x = self.parts[p as usize];
+        let x = self.parts[p];
         let mut until = x.end;
         for &q in &self.inactive {
-            let y = self.parts[q as usize];
+            let y = self.parts[q];
             if y.loc == Loc::Reg(r) {
                 if let Some(o) = self.r.first_overlap(
                     x.vreg as usize,
@@ -547,8 +546,8 @@ impl<'a> Scan<'a> {
     /// hardware number, leaving out the known conflicts of
     /// [`Scan::first_fixed_conflict`] (an upper bound): one pass over the
     /// inactive parts.
-    fn free_until_all(&self, p: u32, until: &mut [u32; 64]) {
-        let x = self.parts[p as usize];
+    fn free_until_all(&self, p: PartId, until: &mut [u32; 64]) {
+        let x = self.parts[p];
         let c = self.r.class[x.vreg as usize].index();
         let unavailable = self.occ[c] | self.blocked_mask(p, c);
         for &r in &self.order[c] {
@@ -559,7 +558,7 @@ impl<'a> Scan<'a> {
             };
         }
         for &q in &self.inactive {
-            let y = self.parts[q as usize];
+            let y = self.parts[q];
             let Loc::Reg(r) = y.loc else { continue };
             if r.class().index() != c || until[r.hw()] <= x.start {
                 continue;
@@ -578,8 +577,8 @@ impl<'a> Scan<'a> {
 
     /// How long `r` stays free for part `p`, given the bound `bound` from
     /// [`Scan::free_until_all`].
-    fn exact_until(&self, r: PReg, p: u32, bound: u32) -> u32 {
-        if bound <= self.parts[p as usize].start {
+    fn exact_until(&self, r: PReg, p: PartId, bound: u32) -> u32 {
+        if bound <= self.parts[p].start {
             bound
         } else {
             self.first_fixed_conflict(r, p, bound)
@@ -587,8 +586,8 @@ impl<'a> Scan<'a> {
     }
 
     /// Gives part `p` a register free for its whole life or a prefix of it.
-    fn try_free(&mut self, p: u32) -> bool {
-        let x = self.parts[p as usize];
+    fn try_free(&mut self, p: PartId) -> bool {
+        let x = self.parts[p];
         let c = self.r.class[x.vreg as usize].index();
         let mut until = [0u32; 64];
         self.free_until_all(p, &mut until);
@@ -644,8 +643,8 @@ impl<'a> Scan<'a> {
     /// register would have to be filled (from the slot, or by an edge that
     /// could fill the slot) and emptied again for nothing, and a loop the
     /// prefix spans would refill it on every back edge.
-    fn prefix_pays(&self, p: u32, at: u32) -> bool {
-        let x = self.parts[p as usize];
+    fn prefix_pays(&self, p: PartId, at: u32) -> bool {
+        let x = self.parts[p];
         let v = x.vreg as usize;
         let d = self.r.def_inst[v];
         let at_def = d.is_valid() && x.start == self.layout.pos[d.index()] + 2;
@@ -656,20 +655,18 @@ impl<'a> Scan<'a> {
     /// farthest, unless part `p`'s own next use is farther still (then `p`
     /// waits in its slot). Parts read by the current instruction are never
     /// evicted here.
-    fn allocate_blocked(&mut self, p: u32) {
-        let x = self.parts[p as usize];
+    fn allocate_blocked(&mut self, p: PartId) {
+        let x = self.parts[p];
         let c = self.r.class[x.vreg as usize].index();
         let mine = self.r.next_use(x.vreg as usize, x.start);
         let mut best: Option<(PReg, u32)> = None;
         let blocked = self.blocked_mask(p, c);
         for &r in &self.order[c] {
             let occ = self.reg_part[r.index()];
-            if occ == NONE || blocked & (1 << r.hw()) != 0 {
+            if occ == PartId::NONE || blocked & (1 << r.hw()) != 0 {
                 continue;
             }
-            let next = self
-                .r
-                .next_use(self.parts[occ as usize].vreg as usize, self.now);
+            let next = self.r.next_use(self.parts[occ].vreg as usize, self.now);
             if next < self.now + 2 {
                 continue;
             }
@@ -707,7 +704,7 @@ impl<'a> Scan<'a> {
                 continue;
             }
             let p = self.live_part[op.vreg().index()];
-            if let Loc::Reg(r) = self.parts[p as usize].loc {
+            if let Loc::Reg(r) = self.parts[p].loc {
                 if self.reg_part[r.index()] == p && !self.live_late(p) {
                     occ[r.class().index()].1 &= !(1 << r.hw());
                 }
