@@ -17,7 +17,7 @@
 //! [`sink_defs_into_slots`]).
 
 use super::homes::Homes;
-use super::layout::Layout;
+use super::layout::{Layout, Pos};
 use super::part::Loc;
 use super::ranges::{members, Ranges};
 use super::scan::Scanned;
@@ -73,7 +73,7 @@ pub fn assemble(
         Loc::Stack => stack(v),
         Loc::Unassigned => unreachable!("v{v} has an unassigned part"),
     };
-    let loc_at = |v: usize, pos: u32| to_alloc(v, homes.at(v, pos));
+    let loc_at = |v: usize, pos: Pos| to_alloc(v, homes.at(v, pos));
 
     let mut moves: Vec<(ProgPoint, u8, ParallelMove)> = Vec::new();
     let mv = |from: Allocation, to: Allocation, v: usize| ParallelMove {
@@ -101,7 +101,7 @@ pub fn assemble(
                 // Where the value was just before this instruction, when that
                 // is in the same block: its previous part, or the operand of
                 // the instruction just before that defined it.
-                let prev = if p == 0 || layout.is_block_start(p) {
+                let prev = if p == Pos::early(0) || layout.is_block_start(p) {
                     None
                 } else if r.covers(v, p - 1) {
                     Some(loc_at(v, p - 1))
@@ -121,7 +121,7 @@ pub fn assemble(
                 // holds it, unless another value's part moved in.
                 let stays = prev == Some(a);
                 if let (Allocation::Stack(_), Some(Allocation::Reg(reg))) = (src, prev) {
-                    let n = (p / 2) as usize;
+                    let n = p.slot();
                     if scan.held[n][reg.class().index()] & (1 << reg.hw()) == 0 {
                         src = Allocation::Reg(reg);
                     }
@@ -181,7 +181,7 @@ pub fn assemble(
     // had one position earlier.
     let mut entering_of = vec![0u32; f.num_blocks() + 1];
     let mut entering = Vec::new();
-    let block_at = |q: u32| f.block_of(layout.inst(q)).index();
+    let block_at = |q: Pos| f.block_of(layout.inst(q)).index();
     for pass in 0..2 {
         for v in 0..nv {
             let d = r.def_inst[v];
@@ -318,7 +318,7 @@ pub fn assemble(
             k += 1;
         }
         out.clear();
-        ctx.free = free_before((layout.pos[key.0.inst().index()] / 2) as usize);
+        ctx.free = free_before(layout.pos[key.0.inst().index()].slot());
         resolver.resolve(&set, &ctx, &mut out);
         edits.extend(out.iter().map(|&m| (key.0, m)));
     }
@@ -444,7 +444,7 @@ fn sink_defs_into_slots(
     }
     // An edge from the first part into another part in the same register,
     // or into the slot of a spilled parameter.
-    let into_same_reg = |v: usize, end: u32, w: usize, start: u32| {
+    let into_same_reg = |v: usize, end: Pos, w: usize, start: Pos| {
         let (s, e, loc) = first(v);
         s <= end
             && end < e
@@ -540,8 +540,7 @@ fn free_sunk_registers(r: &Ranges, scan: &mut Scanned, homes: &Homes) {
                 break;
             }
             let (lo, hi) = (a.max(start), b.min(end));
-            for n in lo.div_ceil(2)..hi.div_ceil(2) {
-                let n = n as usize;
+            for n in lo.first_slot_from()..hi.first_slot_from() {
                 if scan.taken[n][c] & bit == 0 {
                     scan.busy[n][c] &= !bit;
                 }
@@ -585,11 +584,7 @@ fn define_in_home(
                 _ => false,
             };
             let c = home.class().index();
-            if start != p + 2
-                || home == reg
-                || !fits
-                || busy[(p / 2) as usize][c] & 1 << home.hw() != 0
-            {
+            if start != p + 2 || home == reg || !fits || busy[p.slot()][c] & 1 << home.hw() != 0 {
                 continue;
             }
             if f.inst_clobbers(i).contains(&home) {

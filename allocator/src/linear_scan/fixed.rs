@@ -2,7 +2,7 @@
 //! a `fixed` operand takes an allocatable register, so that the scan knows
 //! how long a register stays free for a part before it gives it.
 
-use super::layout::Layout;
+use super::layout::{Layout, Pos};
 use super::part::Part;
 use super::ranges::Ranges;
 use super::reused::{mark_reused, NOT_REUSED};
@@ -19,7 +19,7 @@ pub const EXCLUSIVE: u32 = u32::MAX;
 pub struct FixedConflicts {
     /// `(position, owner)`, grouped by register: owner `v + 1` is a use of
     /// `v` (which `v` may share), [`EXCLUSIVE`] otherwise.
-    list: Vec<(u32, u32)>,
+    list: Vec<(Pos, u32)>,
     /// Per preg index: its range of `list`.
     of: Vec<(u32, u32)>,
     /// Per preg index: the first of its conflicts not before the start of
@@ -36,8 +36,8 @@ impl FixedConflicts {
         // Known conflicts per register, in position order: instructions in
         // linear order, each one's early point before its late point, then
         // grouped by register with a counting sort.
-        let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
-        let mut late: Vec<(u32, u32, u32)> = Vec::new();
+        let mut blocks: Vec<(u32, Pos, u32)> = Vec::new();
+        let mut late: Vec<(u32, Pos, u32)> = Vec::new();
         let mut reused = Vec::new();
         for &i in &layout.inst_at {
             let p = layout.pos[i.index()];
@@ -96,7 +96,7 @@ impl FixedConflicts {
     /// `fixed` operand) in `r` meets part `x`; `limit` if none. Parts must be asked about in order
     /// of their starts (the scan's order): the search resumes where the last
     /// one stopped.
-    pub fn first_conflict(&self, r: PReg, x: Part, ranges: &Ranges, limit: u32) -> u32 {
+    pub fn first_conflict(&self, r: PReg, x: Part, ranges: &Ranges, limit: Pos) -> Pos {
         let (a, b) = self.of[r.index()];
         let next = &self.next[r.index()];
         let mut k = next.get() as usize;

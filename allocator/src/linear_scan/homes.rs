@@ -1,11 +1,12 @@
 //! Where each value lives over its life: the windows of its parts in
 //! position order, each with one location, as `assemble` reads them.
 
+use super::layout::Pos;
 use super::part::{Loc, PartId, Parts};
 use std::cell::Cell;
 
 /// One window `[start, end)` of a vreg's life and its location there.
-pub type Home = (u32, u32, Loc);
+pub type Home = (Pos, Pos, Loc);
 
 /// Every vreg's homes, grouped by vreg, in position order.
 pub struct Homes {
@@ -53,7 +54,7 @@ impl Homes {
 
     /// Where vreg `v` is at position `pos`, where it is live.
     #[inline]
-    pub fn at(&self, v: usize, pos: u32) -> Loc {
+    pub fn at(&self, v: usize, pos: Pos) -> Loc {
         let (a, b) = self.of[v];
         let c = self.cursor[v].get();
         let h = self.list[c as usize];
@@ -85,8 +86,8 @@ mod tests {
     fn part(vreg: u32, start: u32, end: u32, loc: Loc, next: PartId) -> Part {
         Part {
             vreg,
-            start,
-            end,
+            start: Pos::raw(start),
+            end: Pos::raw(end),
             loc,
             next,
         }
@@ -125,8 +126,8 @@ mod tests {
             .chain(forward.iter().rev().copied())
             .chain([19, 2, 12, 3, 9, 5, 18, 8]);
         for pos in order {
-            assert_eq!(homes.at(0, pos), want(pos), "at {pos}");
+            assert_eq!(homes.at(0, Pos::raw(pos)), want(pos), "at {pos}");
         }
-        assert_eq!(homes.at(2, 3), Loc::Stack);
+        assert_eq!(homes.at(2, Pos::raw(3)), Loc::Stack);
     }
 }

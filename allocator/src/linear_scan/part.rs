@@ -2,6 +2,7 @@
 //! included) with one home, the unit the scan allocates and splits, and
 //! what it hands to `homes` and `assemble`.
 
+use super::layout::Pos;
 use crate::ir::index::{PReg, SpillSlot};
 use crate::ir::output::Allocation;
 
@@ -45,8 +46,8 @@ pub enum Loc {
 #[derive(Clone, Copy, Debug)]
 pub struct Part {
     pub vreg: u32,
-    pub start: u32,
-    pub end: u32,
+    pub start: Pos,
+    pub end: Pos,
     pub loc: Loc,
     pub next: PartId,
 }

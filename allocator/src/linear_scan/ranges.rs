@@ -10,7 +10,7 @@
 //! through the point it reads (`P` early, `P + 1` late); a branch argument
 //! is read at the branch's late point, after which edge moves run.
 
-use super::layout::Layout;
+use super::layout::{Layout, Pos};
 use crate::analysis::bitset::SparseBitSet;
 use crate::analysis::cfg;
 use crate::analysis::liveness;
@@ -22,10 +22,10 @@ use crate::ir::operand::OperandPos;
 /// See the module doc.
 pub struct Ranges {
     /// Every vreg's ranges `[start, end)`, grouped by vreg, sorted.
-    ranges: Vec<(u32, u32)>,
+    ranges: Vec<(Pos, Pos)>,
     ranges_of: Vec<(u32, u32)>,
     /// Read positions, grouped by vreg, sorted.
-    uses: Vec<u32>,
+    uses: Vec<Pos>,
     uses_of: Vec<(u32, u32)>,
     /// The class of each vreg.
     pub class: Vec<RegClass>,
@@ -115,7 +115,8 @@ pub fn members<'a>(
     })
 }
 
-const DEAD: u32 = u32::MAX;
+/// The end of a vreg not live in the walk so far.
+const DEAD: Pos = Pos::MAX;
 
 impl Ranges {
     pub fn new(f: &Function, layout: &Layout) -> Ranges {
@@ -126,13 +127,13 @@ impl Ranges {
         // Blocks are walked in reverse linear order and each block backwards,
         // so every vreg's ranges and uses come out in descending position
         // order; a counting sort by vreg then yields sorted lists.
-        let mut found: Vec<(u32, u32, u32)> = Vec::with_capacity(2 * nv);
-        let mut reads: Vec<(u32, u32)> = Vec::with_capacity(f.num_operands());
+        let mut found: Vec<(u32, Pos, Pos)> = Vec::with_capacity(2 * nv);
+        let mut reads: Vec<(u32, Pos)> = Vec::with_capacity(f.num_operands());
         let mut end = vec![DEAD; nv];
         // Per vreg: the index in `found` of its range found last (the
         // earliest so far), which a range ending where it starts extends.
         let mut last = vec![u32::MAX; nv];
-        let mut push = |found: &mut Vec<(u32, u32, u32)>, v: usize, s: u32, e: u32| match found
+        let mut push = |found: &mut Vec<(u32, Pos, Pos)>, v: usize, s: Pos, e: Pos| match found
             .get_mut(last[v] as usize)
         {
             Some(r) if r.1 == e => r.1 = s,
@@ -142,7 +143,7 @@ impl Ranges {
             }
         };
         let mut live: Vec<u32> = Vec::new();
-        let set_live = |live: &mut Vec<u32>, end: &mut [u32], v: usize, e: u32| {
+        let set_live = |live: &mut Vec<u32>, end: &mut [Pos], v: usize, e: Pos| {
             if end[v] == DEAD {
                 live.push(v as u32);
                 end[v] = e;
@@ -200,7 +201,7 @@ impl Ranges {
             }
         }
         let (mut ranges, ranges_of) =
-            bucket_ascending(nv, &found, |x| x.0 as usize, |x| (x.1, x.2));
+            bucket_ascending(nv, &mut found, |x| x.0 as usize, |x| (x.1, x.2));
         // Merge ranges that touch, compacting each vreg's segment in place.
         let mut ranges_of = ranges_of;
         let mut w = 0;
@@ -218,7 +219,7 @@ impl Ranges {
             *seg = (first as u32, w as u32);
         }
         ranges.truncate(w);
-        let (uses, uses_of) = bucket_ascending(nv, &reads, |x| x.0 as usize, |x| x.1);
+        let (uses, uses_of) = bucket_ascending(nv, &mut reads, |x| x.0 as usize, |x| x.1);
         debug_assert!(ranges_of.iter().all(|&(a, b)| {
             ranges[a as usize..b as usize]
                 .windows(2)
@@ -242,14 +243,14 @@ impl Ranges {
 
     /// The ranges of vreg `v`.
     #[inline]
-    pub fn of(&self, v: usize) -> &[(u32, u32)] {
+    pub fn of(&self, v: usize) -> &[(Pos, Pos)] {
         let (a, b) = self.ranges_of[v];
         &self.ranges[a as usize..b as usize]
     }
 
     /// Whether `v` is live at `p`.
     #[inline]
-    pub fn covers(&self, v: usize, p: u32) -> bool {
+    pub fn covers(&self, v: usize, p: Pos) -> bool {
         let r = self.of(v);
         let k = r.partition_point(|x| x.1 <= p);
         k < r.len() && r[k].0 <= p
@@ -258,7 +259,7 @@ impl Ranges {
     /// The first position at or after `from` and before `until` where `v`
     /// is live.
     #[inline]
-    pub fn first_live(&self, v: usize, from: u32, until: u32) -> Option<u32> {
+    pub fn first_live(&self, v: usize, from: Pos, until: Pos) -> Option<Pos> {
         let r = self.of(v);
         let k = r.partition_point(|x| x.1 <= from);
         let p = r.get(k)?.0.max(from);
@@ -267,12 +268,12 @@ impl Ranges {
 
     /// The first read of `v` at or after `from`.
     #[inline]
-    pub fn next_use(&self, v: usize, from: u32) -> u32 {
+    pub fn next_use(&self, v: usize, from: Pos) -> Pos {
         let (a, b) = self.uses_of[v];
         let u = &self.uses[a as usize..b as usize];
         u.get(u.partition_point(|&x| x < from))
             .copied()
-            .unwrap_or(u32::MAX)
+            .unwrap_or(Pos::MAX)
     }
 
     /// The first position from `from` on where both `a` (within the window
@@ -280,11 +281,11 @@ impl Ranges {
     pub fn first_overlap(
         &self,
         a: usize,
-        wa: (u32, u32),
+        wa: (Pos, Pos),
         b: usize,
-        wb: (u32, u32),
-        from: u32,
-    ) -> Option<u32> {
+        wb: (Pos, Pos),
+        from: Pos,
+    ) -> Option<Pos> {
         let lo = from.max(wa.0).max(wb.0);
         let hi = wa.1.min(wb.1);
         if lo >= hi {
@@ -317,16 +318,16 @@ impl Ranges {
 /// Returns the values and each key's range of them.
 fn bucket_ascending<T, V: Copy>(
     n: usize,
-    items: &[T],
+    items: &mut [T],
     key: impl Fn(&T) -> usize,
     value: impl Fn(&T) -> V,
 ) -> (Vec<V>, Vec<(u32, u32)>) {
-    let last = items.len().wrapping_sub(1);
+    items.reverse();
     let (start, out) = counting_sorted(
         n,
         items.len(),
-        |i| Some(key(&items[last - i])),
-        |i| value(&items[last - i]),
+        |i| Some(key(&items[i])),
+        |i| value(&items[i]),
     );
     (out, start.windows(2).map(|w| (w[0], w[1])).collect())
 }

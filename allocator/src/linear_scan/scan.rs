@@ -38,7 +38,7 @@
 use super::cold::cold_blocks;
 use super::fixed::FixedConflicts;
 use super::groups::HintGroups;
-use super::layout::Layout;
+use super::layout::{Layout, Pos};
 use super::part::{Loc, Part, PartId, Parts};
 use super::ranges::Ranges;
 use crate::inst_regs::{RegSlot, Search};
@@ -50,7 +50,7 @@ use crate::ir::operand::{OperandConstraint, OperandPos};
 use crate::ir::output::Allocation;
 
 /// A position no part reaches: the wake of a part not yet asleep.
-const NEVER: u32 = u32::MAX;
+const NEVER: Pos = Pos::MAX;
 
 /// What the scan hands to `assemble`: every part with its home, every
 /// operand's location, and which registers each instruction leaves free.
@@ -104,7 +104,7 @@ pub struct Scan<'a> {
     pub(super) occ: [u64; 3],
     /// Per part: for an active one, where its current range ends; for an
     /// inactive one, where it is live again.
-    pub(super) wake: Vec<u32>,
+    pub(super) wake: Vec<Pos>,
     /// Known conflicts ahead, per register.
     pub(super) fixed: FixedConflicts,
     /// Allocatable registers per class, preferred first.
@@ -121,7 +121,7 @@ pub struct Scan<'a> {
     pub(super) spilled: Vec<bool>,
     // The instruction being processed: its early point, what its operands
     // took at each point, and which registers it clobbers.
-    pub(super) now: u32,
+    pub(super) now: Pos,
     pub(super) taken_e: [u64; 3],
     pub(super) taken_l: [u64; 3],
     pub(super) clob: [u64; 3],
@@ -169,7 +169,7 @@ impl<'a> Scan<'a> {
         for (v, first) in first_part.iter_mut().enumerate() {
             let rs = r.of(v);
             if let (Some(a), Some(b)) = (rs.first(), rs.last()) {
-                let slot = (a.0 / 2) as usize;
+                let slot = a.0.slot();
                 waiting_next.push(waiting[slot]);
                 *first = parts.push(Part {
                     vreg: v as u32,
@@ -204,7 +204,7 @@ impl<'a> Scan<'a> {
             groups: HintGroups::new(f),
             allocs: vec![Allocation::None; f.num_operands()],
             spilled: vec![false; nv],
-            now: 0,
+            now: Pos::early(0),
             taken_e: [0; 3],
             taken_l: [0; 3],
             clob: [0; 3],
@@ -227,7 +227,7 @@ impl<'a> Scan<'a> {
     /// locations, or why there are none.
     pub fn run(mut self) -> Result<Scanned, AllocError> {
         for n in 0..self.layout.inst_at.len() {
-            self.instruction(self.layout.inst_at[n], 2 * n as u32)?;
+            self.instruction(self.layout.inst_at[n], Pos::early(n))?;
             if self.parts.len() > self.part_limit {
                 return Err(AllocError::Impossible(format!(
                     "work bound exceeded ({} interval parts)",
@@ -248,7 +248,7 @@ impl<'a> Scan<'a> {
         })
     }
 
-    fn instruction(&mut self, i: Inst, now: u32) -> Result<(), AllocError> {
+    fn instruction(&mut self, i: Inst, now: Pos) -> Result<(), AllocError> {
         self.now = now;
         self.taken_e = [0; 3];
         self.taken_l = [0; 3];
@@ -278,7 +278,7 @@ impl<'a> Scan<'a> {
     }
 
     #[inline]
-    fn covers(&self, p: PartId, pos: u32) -> bool {
+    fn covers(&self, p: PartId, pos: Pos) -> bool {
         let x = &self.parts[p];
         x.start <= pos && pos < x.end && self.r.covers(x.vreg as usize, pos)
     }
@@ -291,7 +291,7 @@ impl<'a> Scan<'a> {
     }
 
     /// The end of the range of part `p` that contains `pos`.
-    fn range_end(&self, p: PartId, pos: u32) -> u32 {
+    fn range_end(&self, p: PartId, pos: Pos) -> Pos {
         let x = self.parts[p];
         let rs = self.r.of(x.vreg as usize);
         let k = rs.partition_point(|r| r.1 <= pos);
@@ -361,7 +361,7 @@ impl<'a> Scan<'a> {
     /// Splits part `p` at `at`: `p` keeps `[start, at)`, and the returned
     /// new part (unassigned) takes the rest from where the vreg is next
     /// live; `None` when it is not live again within `p`.
-    fn split(&mut self, p: PartId, at: u32) -> Option<PartId> {
+    fn split(&mut self, p: PartId, at: Pos) -> Option<PartId> {
         let x = self.parts[p];
         debug_assert!(x.start < at);
         if at >= x.end {
@@ -452,8 +452,8 @@ impl<'a> Scan<'a> {
 
     /// Queues part `t` for allocation where it starts.
     fn enqueue(&mut self, t: PartId) {
-        let slot = (self.parts[t].start / 2) as usize;
-        debug_assert!(slot as u32 >= self.now / 2);
+        let slot = self.parts[t].start.slot();
+        debug_assert!(slot >= self.now.slot());
         self.waiting_next.resize(self.parts.len(), PartId::NONE);
         self.waiting_next[t.index()] = self.waiting[slot];
         self.waiting[slot] = t;
@@ -461,7 +461,7 @@ impl<'a> Scan<'a> {
 
     /// Step 4: allocates every queued part that starts here.
     pub(super) fn drain(&mut self, cold: bool) {
-        let slot = (self.now / 2) as usize;
+        let slot = self.now.slot();
         while self.waiting[slot] != PartId::NONE {
             let p = self.waiting[slot];
             self.waiting[slot] = self.waiting_next[p.index()];
@@ -507,16 +507,16 @@ impl<'a> Scan<'a> {
 
     /// The first position before `limit` where a known conflict (clobber,
     /// `fixed` operand) in `r` meets part `p`; `limit` if none.
-    fn first_fixed_conflict(&self, r: PReg, p: PartId, limit: u32) -> u32 {
+    fn first_fixed_conflict(&self, r: PReg, p: PartId, limit: Pos) -> Pos {
         self.fixed.first_conflict(r, self.parts[p], self.r, limit)
     }
 
     /// How long register `r` stays free for part `p` (from its start) once
     /// the active part in it, if any, has left for its slot.
-    fn free_until_evicted(&self, r: PReg, p: PartId) -> u32 {
+    fn free_until_evicted(&self, r: PReg, p: PartId) -> Pos {
         let c = r.class().index();
         if self.blocked_mask(p, c) & (1 << r.hw()) != 0 {
-            return 0;
+            return Pos::early(0);
         }
         let x = self.parts[p];
         let mut until = x.end;
@@ -546,13 +546,13 @@ impl<'a> Scan<'a> {
     /// hardware number, leaving out the known conflicts of
     /// [`Scan::first_fixed_conflict`] (an upper bound): one pass over the
     /// inactive parts.
-    fn free_until_all(&self, p: PartId, until: &mut [u32; 64]) {
+    fn free_until_all(&self, p: PartId, until: &mut [Pos; 64]) {
         let x = self.parts[p];
         let c = self.r.class[x.vreg as usize].index();
         let unavailable = self.occ[c] | self.blocked_mask(p, c);
         for &r in &self.order[c] {
             until[r.hw()] = if unavailable & (1 << r.hw()) != 0 {
-                0
+                Pos::early(0)
             } else {
                 x.end
             };
@@ -577,7 +577,7 @@ impl<'a> Scan<'a> {
 
     /// How long `r` stays free for part `p`, given the bound `bound` from
     /// [`Scan::free_until_all`].
-    fn exact_until(&self, r: PReg, p: PartId, bound: u32) -> u32 {
+    fn exact_until(&self, r: PReg, p: PartId, bound: Pos) -> Pos {
         if bound <= self.parts[p].start {
             bound
         } else {
@@ -589,7 +589,7 @@ impl<'a> Scan<'a> {
     fn try_free(&mut self, p: PartId) -> bool {
         let x = self.parts[p];
         let c = self.r.class[x.vreg as usize].index();
-        let mut until = [0u32; 64];
+        let mut until = [Pos::default(); 64];
         self.free_until_all(p, &mut until);
         if let Some(h) = self.hint_of(x.vreg as usize) {
             if h.class().index() == c
@@ -604,7 +604,7 @@ impl<'a> Scan<'a> {
         // The first register with the most room, in preference order. A
         // register's exact room is computed only when its bound could beat
         // the best so far.
-        let mut best: Option<(PReg, u32)> = None;
+        let mut best: Option<(PReg, Pos)> = None;
         for &r in &self.order[c] {
             if best.is_some_and(|b| until[r.hw()] <= b.1) {
                 continue;
@@ -622,7 +622,7 @@ impl<'a> Scan<'a> {
             self.set_reg(p, r);
             return true;
         }
-        let at = until & !1;
+        let at = until.early_point();
         if at <= x.start {
             return false;
         }
@@ -643,7 +643,7 @@ impl<'a> Scan<'a> {
     /// register would have to be filled (from the slot, or by an edge that
     /// could fill the slot) and emptied again for nothing, and a loop the
     /// prefix spans would refill it on every back edge.
-    fn prefix_pays(&self, p: PartId, at: u32) -> bool {
+    fn prefix_pays(&self, p: PartId, at: Pos) -> bool {
         let x = self.parts[p];
         let v = x.vreg as usize;
         let d = self.r.def_inst[v];
@@ -659,7 +659,7 @@ impl<'a> Scan<'a> {
         let x = self.parts[p];
         let c = self.r.class[x.vreg as usize].index();
         let mine = self.r.next_use(x.vreg as usize, x.start);
-        let mut best: Option<(PReg, u32)> = None;
+        let mut best: Option<(PReg, Pos)> = None;
         let blocked = self.blocked_mask(p, c);
         for &r in &self.order[c] {
             let occ = self.reg_part[r.index()];
@@ -677,7 +677,7 @@ impl<'a> Scan<'a> {
         match best {
             Some((r, next)) if mine < next => {
                 let until = self.free_until_evicted(r, p);
-                let at = until & !1;
+                let at = until.early_point();
                 if until < x.end && (at <= x.start || !self.prefix_pays(p, at)) {
                     self.set_stack(p);
                     return;
