@@ -10,6 +10,7 @@
 //! `docs/architecture.md` maps the stages and what each hands to the next.
 
 pub mod analysis;
+pub mod backtracking;
 pub mod counting_sort;
 pub mod fixtures;
 pub mod inst_regs;

@@ -8,6 +8,7 @@ pub fn allocators() -> Vec<&'static dyn Allocator> {
     vec![
         &crate::spill_everywhere::SpillEverywhere,
         &crate::linear_scan::LinearScan,
+        &crate::backtracking::Backtracking,
     ]
 }
 

@@ -1,11 +1,13 @@
 //! `cargo bench -p fuzz_targets --bench allocate`: each allocator's cost
 //! per instruction on 300 functions generated from random 4 KiB inputs
-//! (plain timing loop; runs on stable Rust), and its mean moves per case.
+//! (plain timing loop; runs on stable Rust), its mean moves per case and
+//! its loop-weighted cost per case ([`allocator::Output::cost_tenths`]);
+//! then the backtracking allocator against `regalloc2_ion` and the linear
+//! scan on exactly the cases both take, timed in the same run, as ratios.
 //!
-//! Three sets: the default generator config (our allocators; regalloc2
-//! refuses nearly all of these), then `Config::regalloc2()` and
-//! `Config::regalloc2_fastalloc()` (every allocator, regalloc2's too, each
-//! timed on the cases it takes).
+//! Three sets: the default generator config (ion refuses nearly all of
+//! these), then `Config::regalloc2()` and `Config::regalloc2_fastalloc()`
+//! (every allocator, regalloc2's too, each timed on the cases it takes).
 
 use allocator::{Allocator, Case};
 use rand::{RngCore, SeedableRng};
@@ -21,45 +23,99 @@ fn cases(config: &ssagen::Config) -> Vec<Case> {
         .collect()
 }
 
-fn bench(a: &dyn Allocator, cases: &[Case]) {
-    // Time each allocator on the cases it takes, so a refusal costs nothing.
-    let taken: Vec<&Case> = cases
-        .iter()
-        .filter(|c| a.run(&c.func, &c.machine).is_ok())
-        .collect();
-    let insts: usize = taken.iter().map(|c| c.func.num_insts()).sum();
+/// Best-of-5 time per instruction, moves per case and cost per case of `a`
+/// on `cases` (all of which it takes).
+fn measure(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, f64) {
+    let insts: usize = cases.iter().map(|c| c.func.num_insts()).sum();
     let mut best = f64::MAX;
-    let mut moves = 0;
+    let (mut moves, mut cost) = (0, 0);
     for _round in 0..5 {
         moves = 0;
+        cost = 0;
         let t = Instant::now();
-        for c in &taken {
+        for c in cases {
             if let Ok(out) = std::hint::black_box(a.run(&c.func, &c.machine)) {
                 moves += out.edits.len();
+                let depth = allocator::analysis::loops::loop_depths(&c.func);
+                cost += out.cost_tenths(&c.func, &depth, |r| {
+                    c.machine.role(r) == allocator::PRegRole::FixedStack
+                });
             }
         }
         best = best.min(t.elapsed().as_nanos() as f64 / insts.max(1) as f64);
     }
+    let n = cases.len().max(1) as f64;
+    (best, moves as f64 / n, cost as f64 / 10.0 / n)
+}
+
+fn taken<'a>(a: &dyn Allocator, cases: &'a [Case]) -> Vec<&'a Case> {
+    cases
+        .iter()
+        .filter(|c| a.run(&c.func, &c.machine).is_ok())
+        .collect()
+}
+
+fn bench(a: &dyn Allocator, cases: &[Case]) {
+    // Time each allocator on the cases it takes, so a refusal costs nothing.
+    let taken = taken(a, cases);
+    let insts: usize = taken.iter().map(|c| c.func.num_insts()).sum();
+    let (ns, moves, cost) = measure(a, &taken);
     println!(
-        "  {:<20} {best:>7.1} ns/inst  {:>6.1} moves/case  ({} cases taken, {:.0} insts/case)",
+        "  {:<20} {ns:>7.1} ns/inst  {moves:>6.1} moves/case  cost {cost:>8.1}/case  ({} cases taken, {:.0} insts/case)",
         a.name(),
-        moves as f64 / taken.len().max(1) as f64,
         taken.len(),
         insts as f64 / taken.len().max(1) as f64
     );
 }
 
+/// `a` against `b` on the cases both take: time and cost ratios.
+fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
+    let both: Vec<&Case> = taken(a, cases)
+        .into_iter()
+        .filter(|c| b.run(&c.func, &c.machine).is_ok())
+        .collect();
+    if both.is_empty() {
+        println!("  {} vs {}: no case both take", a.name(), b.name());
+        return;
+    }
+    let (ta, _, ca) = measure(a, &both);
+    let (tb, _, cb) = measure(b, &both);
+    println!(
+        "  {} vs {} on the {} cases both take: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1})",
+        a.name(),
+        b.name(),
+        both.len(),
+        ta / tb,
+        ca / cb.max(f64::MIN_POSITIVE)
+    );
+}
+
 fn main() {
+    let by_name = |n: &str| {
+        fuzz_targets::allocators()
+            .into_iter()
+            .find(|a| a.name() == n)
+            .expect("registered")
+    };
+    let (bt, ion, ls) = (
+        by_name("backtracking"),
+        by_name("regalloc2_ion"),
+        by_name("linear_scan"),
+    );
     println!("default config (best of 5 rounds):");
     let default = cases(&ssagen::Config::default());
-    for a in allocator::allocators() {
+    for a in fuzz_targets::allocators() {
         bench(a, &default);
     }
+    versus(bt, ls, &default);
+    versus(bt, ion, &default);
     println!("Config::regalloc2() (best of 5 rounds):");
     let ra2 = cases(&ssagen::Config::regalloc2());
     for a in fuzz_targets::allocators() {
         bench(a, &ra2);
     }
+    versus(bt, ion, &ra2);
+    versus(bt, ls, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");
     let fast = cases(&ssagen::Config::regalloc2_fastalloc());
     for a in fuzz_targets::allocators() {

@@ -222,14 +222,15 @@ pub fn alloc(
                 cases += 1;
                 insts += case.func.num_insts();
                 let st = o.stats(|r| case.machine.role(r) == allocator::PRegRole::FixedStack);
-                let weighted = o.weighted_moves(
-                    &case.func,
-                    &allocator::analysis::loops::loop_depths(&case.func),
-                );
+                let depth = allocator::analysis::loops::loop_depths(&case.func);
+                let weighted = o.weighted_moves(&case.func, &depth);
+                let cost = o.cost_tenths(&case.func, &depth, |r| {
+                    case.machine.role(r) == allocator::PRegRole::FixedStack
+                });
                 let _ = writeln!(
                     out,
-                    "# {name}: {} moves ({} spills, {} reloads, {} register moves), {weighted} loop-weighted, {} spill slots",
-                    st.moves, st.spills, st.reloads, st.reg_moves, o.num_spillslots
+                    "# {name}: {} moves ({} spills, {} reloads, {} register moves), {weighted} loop-weighted, cost {}.{}, {} spill slots",
+                    st.moves, st.spills, st.reloads, st.reg_moves, cost / 10, cost % 10, o.num_spillslots
                 );
                 case.output = Some(o);
                 let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());

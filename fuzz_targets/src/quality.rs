@@ -1,7 +1,8 @@
 //! Allocation quality as `differential` compares it: per allocator, the
 //! cases it took and, per case, its moves, spills, reloads, register moves
-//! and moves weighted by loop depth, over every case it took and over the
-//! cases every allocator took.
+//! and moves weighted by loop depth, and the loop-weighted cost
+//! ([`allocator::Output::cost_tenths`]), over every case it took and over
+//! the cases every allocator took.
 
 use allocator::{Case, Output};
 use std::collections::BTreeMap;
@@ -17,6 +18,8 @@ pub struct Quality {
     pub reloads: u64,
     pub reg_moves: u64,
     pub weighted: u64,
+    /// Loop-weighted cost, in tenths.
+    pub cost_tenths: u64,
 }
 
 impl Quality {
@@ -32,10 +35,11 @@ impl Quality {
                 one.spills = st.spills as u64;
                 one.reloads = st.reloads as u64;
                 one.reg_moves = st.reg_moves as u64;
-                one.weighted = out.weighted_moves(
-                    &case.func,
-                    &allocator::analysis::loops::loop_depths(&case.func),
-                );
+                let depth = allocator::analysis::loops::loop_depths(&case.func);
+                one.weighted = out.weighted_moves(&case.func, &depth);
+                one.cost_tenths = out.cost_tenths(&case.func, &depth, |r| {
+                    case.machine.fixed_stack[r.class().index()].contains(&r)
+                });
             }
         }
         one
@@ -49,6 +53,7 @@ impl Quality {
         self.reloads += o.reloads;
         self.reg_moves += o.reg_moves;
         self.weighted += o.weighted;
+        self.cost_tenths += o.cost_tenths;
     }
 }
 
@@ -94,7 +99,7 @@ over the {n} cases every allocator took:
 
 fn table(q: &BTreeMap<&'static str, Quality>) -> String {
     let mut s = format!(
-        "{:<20} {:>7} {:>11} {:>8} {:>8} {:>8} {:>9} {:>13}",
+        "{:<20} {:>7} {:>11} {:>8} {:>8} {:>8} {:>9} {:>13} {:>8}",
         "allocator",
         "cases",
         "unsupported",
@@ -102,19 +107,21 @@ fn table(q: &BTreeMap<&'static str, Quality>) -> String {
         "spills",
         "reloads",
         "reg-moves",
-        "loop-weighted"
+        "loop-weighted",
+        "cost"
     );
     for (name, x) in q.iter() {
         let n = x.cases.max(1) as f64;
         s.push_str(&format!(
-            "\n{name:<20} {:>7} {:>11} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>13.1}",
+            "\n{name:<20} {:>7} {:>11} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>13.1} {:>8.2}",
             x.cases,
             x.unsupported,
             x.moves as f64 / n,
             x.spills as f64 / n,
             x.reloads as f64 / n,
             x.reg_moves as f64 / n,
-            x.weighted as f64 / n
+            x.weighted as f64 / n,
+            x.cost_tenths as f64 / 10.0 / n
         ));
     }
     s

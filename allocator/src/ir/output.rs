@@ -107,6 +107,38 @@ impl Output {
             .sum()
     }
 
+    /// The loop-weighted cost of the inserted moves, in tenths: each move
+    /// weighted by its kind (register to register 0.2, a reload 4, a spill
+    /// store 1: LLVM's RegAllocScore weights) times the frequency of its
+    /// block, `4^depth` with the depth capped at 5. `depth` is
+    /// [`crate::analysis::loops::loop_depths`] of `func`; `is_memory` says
+    /// whether a register stands for memory (a fixed stack location).
+    pub fn cost_tenths(
+        &self,
+        func: &Function,
+        depth: &[u32],
+        is_memory: impl Fn(PReg) -> bool,
+    ) -> u64 {
+        let mem = |a: Allocation| match a {
+            Allocation::Stack(_) => true,
+            Allocation::Reg(r) => is_memory(r),
+            Allocation::None => false,
+        };
+        self.edits
+            .iter()
+            .filter(|(p, _)| p.inst().index() < func.num_insts())
+            .map(|(p, m)| {
+                let kind = match (mem(m.from), mem(m.to)) {
+                    (false, false) => 2,
+                    (true, false) => 40,
+                    (false, true) => 10,
+                    (true, true) => 50,
+                };
+                kind * 4u64.pow(depth[func.block_of(p.inst()).index()].min(5))
+            })
+            .sum()
+    }
+
     /// Counts the inserted moves by kind. `is_memory` says whether a register
     /// stands for memory (a fixed stack location).
     pub fn stats(&self, is_memory: impl Fn(PReg) -> bool) -> Stats {
@@ -169,5 +201,12 @@ mod tests {
         let f = b.finish().unwrap();
         assert_eq!(out.weighted_moves(&f, &[2]), 5 * 16);
         assert_eq!(out.weighted_moves(&f, &[0]), 5);
+        // Store 1, reload 4, register move 0.2, reload 4, store 1; at depth 1
+        // each counts four times.
+        assert_eq!(
+            out.cost_tenths(&f, &[0], |r| r.hw() == 32),
+            10 + 40 + 2 + 40 + 10
+        );
+        assert_eq!(out.cost_tenths(&f, &[1], |r| r.hw() == 32), 4 * 102);
     }
 }

@@ -1,0 +1,345 @@
+//! From homes to the output: every operand's allocation, then the moves,
+//! each in its priority class at its boundary, resolved one parallel set at
+//! a time by the shared resolver.
+//!
+//! Moves come from four places:
+//! - between consecutive pieces of a value inside a block;
+//! - along CFG edges, found by half-moves: each piece that starts a block
+//!   gives a "dest" half per incoming edge, each piece that ends a block a
+//!   "source" half per outgoing edge (for the value itself where it is live
+//!   on, and for each parameter it feeds); one sort by the packed key
+//!   (edge, value, kind) puts each source before its dests;
+//! - copy values and reused inputs (these and the previous, one parallel
+//!   set per boundary, `Before`);
+//! - the operands of branches whose edge moves run before them
+//!   ([`super::edge_branch`]).
+
+use super::bundles::Home;
+use super::edge_branch::EdgeBranches;
+use super::liveranges::Ranges;
+use super::operands::{Rewrites, GHOST};
+use super::points::{e, inst_of, is_e, l, m, MovePrio, Point};
+use super::process::Allocated;
+use super::slots::Slots;
+use crate::analysis::bitset::SparseBitSet;
+use crate::counting_sort::counting_sort;
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::OperandConstraint;
+use crate::ir::output::{Allocation, Move};
+use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+
+/// Every value's pieces with their locations, sorted per value.
+pub struct Pieces {
+    start: Vec<u32>,
+    pieces: Vec<(Point, Point, Allocation)>,
+}
+
+impl Pieces {
+    pub fn of(&self, v: u32) -> &[(Point, Point, Allocation)] {
+        &self.pieces[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+
+    /// Where value `v` is at `p` (`none` if it is not live there).
+    pub fn at(&self, v: u32, p: Point) -> Allocation {
+        let ps = self.of(v);
+        let k = ps.partition_point(|x| x.1 <= p);
+        match ps.get(k) {
+            Some(&(from, _, a)) if from <= p => a,
+            _ => Allocation::None,
+        }
+    }
+}
+
+/// The location of each range.
+fn range_locs(a: &Allocated, slots: &Slots) -> Vec<Allocation> {
+    a.range_bundle
+        .iter()
+        .enumerate()
+        .map(|(x, &b)| match a.bundles[b as usize].home {
+            Home::Reg(reg) => Allocation::Reg(reg),
+            Home::Spilled => {
+                let ss = a.bundles[b as usize].spillset;
+                Allocation::Stack(SpillSlot(slots.of_spillset[ss as usize]))
+            }
+            Home::None => unreachable!("range {x} has no home"),
+        })
+        .collect()
+}
+
+/// Every value's pieces, sorted.
+fn pieces(r: &Ranges, a: &Allocated, locs: &[Allocation]) -> Pieces {
+    let mut start = Vec::new();
+    let mut pieces = Vec::new();
+    counting_sort(
+        r.values.class.len(),
+        a.ranges.len(),
+        |x| Some(a.ranges[x].value as usize),
+        |x| (a.ranges[x].from, a.ranges[x].to, locs[x]),
+        &mut start,
+        &mut pieces,
+    );
+    for v in 0..r.values.class.len() {
+        pieces[start[v] as usize..start[v + 1] as usize].sort_unstable_by_key(|p| p.0);
+    }
+    Pieces { start, pieces }
+}
+
+/// A move to make: at the boundary before `.0`, in class `.1`.
+pub type PendingMove = (Inst, MovePrio, Allocation, Allocation, RegClass);
+
+/// Operand allocations, moves and the slot count.
+pub struct Assembled {
+    pub allocs: Vec<Allocation>,
+    pub edits: Vec<(ProgPoint, Move)>,
+    pub num_spillslots: usize,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn assemble(
+    f: &Function,
+    env: &MachineEnv,
+    r: &Ranges,
+    a: &Allocated,
+    slots: &Slots,
+    rw: &Rewrites,
+    edges: &EdgeBranches,
+    live_in: &[SparseBitSet],
+) -> Assembled {
+    let locs = range_locs(a, slots);
+    let pieces = pieces(r, a, &locs);
+    let mut allocs = vec![Allocation::None; f.num_operands()];
+    for (lr, &loc) in a.ranges.iter().zip(&locs) {
+        for u in &r.uses[lr.uses.0 as usize..lr.uses.1 as usize] {
+            if u.slot != GHOST {
+                allocs[u.slot as usize] = loc;
+            }
+        }
+    }
+    for i in f.insts() {
+        let base = f.inst_operand_range(i).start;
+        for (k, op) in f.inst_operands(i).iter().enumerate() {
+            if let OperandConstraint::NonAlloc(reg) = op.constraint() {
+                allocs[base + k] = Allocation::Reg(reg);
+            }
+        }
+    }
+    for &(x, to) in &rw.aliases {
+        allocs[x as usize] = allocs[to as usize];
+    }
+    let mut moves: Vec<PendingMove> = Vec::new();
+    for ru in &rw.reuses {
+        allocs[ru.input_slot as usize] = allocs[ru.def_slot as usize];
+        let from = pieces.at(ru.input, m(ru.inst));
+        moves.push((
+            ru.inst,
+            MovePrio::Before,
+            from,
+            allocs[ru.def_slot as usize],
+            r.values.class[ru.input as usize],
+        ));
+    }
+    for &(i, v, c) in &rw.copies {
+        moves.push((
+            i,
+            MovePrio::Before,
+            pieces.at(v, m(i)),
+            pieces.at(c, e(i)),
+            r.values.class[v as usize],
+        ));
+    }
+    let fixed_stack = env.fixed_stack_set();
+    let allocatable = env.allocatable_set();
+    let is_memory = |x: Allocation| match x {
+        Allocation::Stack(_) => true,
+        Allocation::Reg(reg) => fixed_stack.contains(reg),
+        Allocation::None => false,
+    };
+    edges.assemble(
+        f,
+        live_in,
+        |v, p| pieces.at(v, p),
+        is_memory,
+        |x| matches!(x, Allocation::Reg(reg) if allocatable.contains(reg)),
+        slots.count,
+        &mut allocs,
+        &mut moves,
+    );
+    // Between pieces of a value inside a block.
+    for v in 0..r.values.class.len() as u32 {
+        for w in pieces.of(v).windows(2) {
+            let (a0, b0) = (w[0], w[1]);
+            if a0.1 == b0.0 && is_e(b0.0) && a0.2 != b0.2 {
+                moves.push((
+                    inst_of(b0.0),
+                    MovePrio::Before,
+                    a0.2,
+                    b0.2,
+                    r.values.class[v as usize],
+                ));
+            }
+        }
+    }
+    edge_moves(f, r, &pieces, edges, live_in, &mut moves);
+    let num_slots = slots.count + edges.temps;
+    let edits = resolve(env, a, &mut moves, num_slots);
+    let used = |x: Allocation| x.as_stack().map_or(0, |s| s.index() + 1);
+    let num_spillslots = allocs
+        .iter()
+        .map(|&x| used(x))
+        .chain(
+            edits
+                .iter()
+                .flat_map(|(_, mv)| [used(mv.from), used(mv.to)]),
+        )
+        .max()
+        .unwrap_or(0);
+    Assembled {
+        allocs,
+        edits,
+        num_spillslots,
+    }
+}
+
+const SRC: u64 = 0;
+const DEST: u64 = 1;
+
+/// Edge moves by half-moves (see the module documentation).
+fn edge_moves(
+    f: &Function,
+    r: &Ranges,
+    pieces: &Pieces,
+    edges: &EdgeBranches,
+    live_in: &[SparseBitSet],
+    moves: &mut Vec<PendingMove>,
+) {
+    let mut edge_base = Vec::with_capacity(f.num_blocks() + 1);
+    let mut n = 0u64;
+    for b in f.blocks() {
+        edge_base.push(n);
+        n += f.block_succs(b).len() as u64;
+    }
+    // (edge, value, kind) packed; the location beside it.
+    let mut halves: Vec<(u64, Allocation)> = Vec::new();
+    let key = |edge: u64, v: u32, kind: u64| (edge << 33) | (u64::from(v) << 1) | kind;
+    for v in 0..r.values.class.len() as u32 {
+        for &(from, to, loc) in pieces.of(v) {
+            let b = f.block_of(inst_of(from));
+            let insts = f.block_insts(b);
+            if from == m(insts.first()) {
+                for &p in f.block_preds(b) {
+                    let k = f
+                        .block_succs(p)
+                        .iter()
+                        .position(|&s| s == b)
+                        .expect("an edge");
+                    halves.push((key(edge_base[p.index()] + k as u64, v, DEST), loc));
+                }
+            }
+            if to == m(insts.last()) + 3 {
+                for (k, &s) in f.block_succs(b).iter().enumerate() {
+                    let edge = edge_base[b.index()] + k as u64;
+                    if live_in[s.index()].contains(v as usize) {
+                        halves.push((key(edge, v, SRC), loc));
+                    }
+                    for (arg, p) in f.branch_args(b, k).iter().zip(f.block_params(s)) {
+                        if arg.index() as u32 == v {
+                            halves.push((key(edge, p.index() as u32, SRC), loc));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    halves.sort_unstable_by_key(|h| h.0);
+    // The edge of each id, for placing its moves.
+    let mut edge_of = Vec::with_capacity(n as usize);
+    for b in f.blocks() {
+        for &s in f.block_succs(b) {
+            edge_of.push((b, s));
+        }
+    }
+    let mut k = 0;
+    while k < halves.len() {
+        let (h, src) = halves[k];
+        k += 1;
+        if h & 1 != SRC {
+            continue;
+        }
+        while k < halves.len() && halves[k].0 >> 1 == h >> 1 {
+            let dst = halves[k].1;
+            let (b, s) = edge_of[(h >> 33) as usize];
+            let v = ((h >> 1) & 0xffff_ffff) as usize;
+            let (at, prio) = if edges.is_edge_before[b.index()] {
+                (f.block_insts(b).last(), MovePrio::OutEdge)
+            } else {
+                (f.block_insts(s).first(), MovePrio::InEdge)
+            };
+            moves.push((at, prio, src, dst, r.values.class[v]));
+            k += 1;
+        }
+    }
+}
+
+/// Sorts the moves by boundary and priority and resolves each parallel set.
+fn resolve(
+    env: &MachineEnv,
+    a: &Allocated,
+    moves: &mut [PendingMove],
+    num_slots: u32,
+) -> Vec<(ProgPoint, Move)> {
+    moves.sort_by_key(|mv| (mv.0, mv.1));
+    let alloc = env.allocatable_set();
+    let fixed_stack = env.fixed_stack_set();
+    let mut ctx = MoveContext {
+        env,
+        free: PRegSet::empty(),
+        extra_slots: [SpillSlot(num_slots), SpillSlot(num_slots + 1)],
+    };
+    let mut resolver = MoveResolver::new();
+    let mut edits = Vec::with_capacity(moves.len());
+    let mut set: Vec<ParallelMove> = Vec::new();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < moves.len() {
+        let (i, prio) = (moves[k].0, moves[k].1);
+        set.clear();
+        while k < moves.len() && (moves[k].0, moves[k].1) == (i, prio) {
+            let (_, _, from, to, class) = moves[k];
+            if from != to && !from.is_none() && !to.is_none() {
+                set.push(ParallelMove { from, to, class });
+            }
+            k += 1;
+        }
+        if set.is_empty() {
+            continue;
+        }
+        set.sort_unstable_by_key(|mv| mv.to);
+        set.dedup_by_key(|mv| mv.to);
+        let mem = |x: Allocation| !matches!(x, Allocation::Reg(r) if !fixed_stack.contains(r));
+        ctx.free = PRegSet::empty();
+        // Free registers matter only to a cycle (a destination that another
+        // move reads) or a memory-to-memory move.
+        let needs_free = set.iter().any(|mv| mem(mv.from) && mem(mv.to))
+            || set.iter().any(|mv| set.iter().any(|o| o.from == mv.to));
+        if needs_free {
+            let mut classes = 0u8;
+            for mv in &set {
+                classes |= 1 << mv.class.index();
+            }
+            let from = if i.0 > 0 { l(Inst(i.0 - 1)) } else { m(i) };
+            for reg in alloc.iter() {
+                if classes & (1 << reg.class().index()) != 0
+                    && !a.maps.occupied_in(reg, from, e(i) + 1)
+                {
+                    ctx.free.insert(reg);
+                }
+            }
+        }
+        out.clear();
+        resolver.resolve(&set, &ctx, &mut out);
+        edits.extend(out.iter().map(|&mv| (ProgPoint::before(i), mv)));
+    }
+    edits
+}

@@ -1,0 +1,191 @@
+//! Bundles: groups of non-overlapping live ranges that want one location,
+//! and spill sets, the original bundles whose pieces share one spill slot.
+//!
+//! Merging is the only place bundles grow. A vreg starts as one bundle;
+//! then a reused input joins its def, and a branch argument joins the
+//! block parameter it feeds, whenever their ranges do not overlap and their
+//! requirements meet. Copy values never merge.
+
+use super::liveranges::Ranges;
+use super::operands::Rewrites;
+use super::points::Point;
+use super::requirement::Req;
+use crate::ir::function::Function;
+use crate::ir::index::{PReg, RegClass};
+
+pub const NONE: u32 = u32::MAX;
+
+/// Where a bundle ended up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Home {
+    None,
+    Reg(PReg),
+    /// In its spill set's slot.
+    Spilled,
+}
+
+/// A set of non-overlapping ranges that get one location.
+#[derive(Clone, Debug)]
+pub struct Bundle {
+    /// `(from, to, range)`, sorted by `from` (a spill bundle's only once
+    /// second-chance allocation starts).
+    pub ranges: Vec<(Point, Point, u32)>,
+    pub home: Home,
+    pub spillset: u32,
+    /// Register to probe first.
+    pub hint: Option<PReg>,
+    /// Spill weight, as of the bundle's last queueing.
+    pub weight: u32,
+}
+
+/// The pieces of one original bundle: they share a spill slot and a hint.
+#[derive(Clone, Debug)]
+pub struct SpillSet {
+    pub class: RegClass,
+    /// The values whose ranges the slot is reserved for.
+    pub values: Vec<u32>,
+    pub hint: Option<PReg>,
+    /// The bundle that collects pieces with no register need, or [`NONE`].
+    pub spill_bundle: u32,
+    /// Whether some piece lives in the slot.
+    pub needed: bool,
+}
+
+/// The bundles after merging.
+pub struct Bundles {
+    pub bundles: Vec<Bundle>,
+    pub spillsets: Vec<SpillSet>,
+    /// Bundle of every range.
+    pub range_bundle: Vec<u32>,
+}
+
+/// The meet of the requirements of `uses`.
+fn req_of(r: &Ranges, ranges: &[(Point, Point, u32)]) -> Req {
+    let mut acc = Req::Top;
+    for &(_, _, k) in ranges {
+        let (a, b) = r.ranges[k as usize].uses;
+        for u in &r.uses[a as usize..b as usize] {
+            acc = acc.meet(u.req);
+        }
+    }
+    acc
+}
+
+fn overlap(a: &[(Point, Point, u32)], b: &[(Point, Point, u32)]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].1 <= b[j].0 {
+            i += 1;
+        } else if b[j].1 <= a[i].0 {
+            j += 1;
+        } else {
+            return true;
+        }
+    }
+    false
+}
+
+/// One bundle per value, then the merges.
+pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
+    let nv = r.values.class.len();
+    let mut value_bundle = vec![NONE; nv];
+    let mut bundles = Vec::with_capacity(nv);
+    let mut members: Vec<Vec<u32>> = Vec::with_capacity(nv);
+    let mut reqs = Vec::with_capacity(nv);
+    for v in 0..nv {
+        let (a, b) = (r.value_start[v] as usize, r.value_start[v + 1] as usize);
+        if a == b {
+            continue;
+        }
+        let ranges: Vec<_> = (a..b)
+            .map(|k| (r.extents[k].0, r.extents[k].1, k as u32))
+            .collect();
+        value_bundle[v] = bundles.len() as u32;
+        reqs.push(req_of(r, &ranges));
+        bundles.push(Bundle {
+            ranges,
+            home: Home::None,
+            spillset: NONE,
+            hint: None,
+            weight: 0,
+        });
+        members.push(vec![v as u32]);
+    }
+    let copies = r.values.class.len() - f.num_vregs();
+    let is_copy = |v: u32| v as usize >= nv - copies;
+    let mut try_merge = |x: u32, y: u32| {
+        if is_copy(x) || is_copy(y) {
+            return;
+        }
+        let (a, b) = (value_bundle[x as usize], value_bundle[y as usize]);
+        if a == NONE
+            || b == NONE
+            || a == b
+            || r.values.class[x as usize] != r.values.class[y as usize]
+        {
+            return;
+        }
+        let (a, b) = (a as usize, b as usize);
+        if overlap(&bundles[a].ranges, &bundles[b].ranges) {
+            return;
+        }
+        let req = reqs[a].meet(reqs[b]);
+        if req == Req::Conflict {
+            return;
+        }
+        // Keep the bigger one; append and sort.
+        let (keep, gone) = if bundles[a].ranges.len() >= bundles[b].ranges.len() {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let moved = std::mem::take(&mut bundles[gone].ranges);
+        bundles[keep].ranges.extend(moved);
+        bundles[keep].ranges.sort_unstable_by_key(|x| x.0);
+        reqs[keep] = req;
+        let gone_members = std::mem::take(&mut members[gone]);
+        for &v in &gone_members {
+            value_bundle[v as usize] = keep as u32;
+        }
+        members[keep].extend(gone_members);
+    };
+    for ru in &rw.reuses {
+        try_merge(ru.input, ru.def);
+    }
+    for b in f.blocks() {
+        for (k, &s) in f.block_succs(b).iter().enumerate() {
+            for (a, p) in f.branch_args(b, k).iter().zip(f.block_params(s)) {
+                try_merge(a.index() as u32, p.index() as u32);
+            }
+        }
+    }
+    // Spill sets: one per surviving bundle.
+    let mut spillsets = Vec::new();
+    let mut out = Vec::with_capacity(bundles.len());
+    for (k, mut bnd) in bundles.into_iter().enumerate() {
+        if bnd.ranges.is_empty() {
+            continue;
+        }
+        bnd.spillset = spillsets.len() as u32;
+        let class = r.values.class[members[k][0] as usize];
+        spillsets.push(SpillSet {
+            class,
+            values: std::mem::take(&mut members[k]),
+            hint: None,
+            spill_bundle: NONE,
+            needed: false,
+        });
+        out.push(bnd);
+    }
+    let mut range_bundle = vec![NONE; r.ranges.len()];
+    for (k, b) in out.iter().enumerate() {
+        for &(_, _, x) in &b.ranges {
+            range_bundle[x as usize] = k as u32;
+        }
+    }
+    Bundles {
+        bundles: out,
+        spillsets,
+        range_bundle,
+    }
+}

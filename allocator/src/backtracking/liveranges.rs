@@ -1,0 +1,249 @@
+//! Live ranges from precise liveness: one backward pass over the blocks and
+//! their instructions, keeping per value the end of its open range. Each
+//! range lies inside one block and holds the use records that fall in it,
+//! each weighted by the loop depth of its block.
+
+use super::edge_branch::{entry_records, EdgeBranches};
+use super::operands::{plan_edge_branch, plan_inst, InstRecords, Record, Rewrites, Values};
+use super::points::{e, l, m, Point};
+use super::requirement::{Masks, Req};
+use crate::analysis::bitset::SparseBitSet;
+use crate::counting_sort::counting_sort;
+use crate::interface::AllocError;
+use crate::ir::function::Function;
+
+/// A use record inside a range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Use {
+    pub point: Point,
+    pub slot: u32,
+    pub req: Req,
+    /// Spill weight: how much keeping this use in a register is worth.
+    pub weight: u32,
+}
+
+/// `[from, to)` of one value, with its uses `uses.0..uses.1` (sorted by
+/// point) in [`Ranges::uses`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveRange {
+    pub from: Point,
+    pub to: Point,
+    pub value: u32,
+    pub uses: (u32, u32),
+}
+
+/// Every live range of every value.
+pub struct Ranges {
+    pub ranges: Vec<LiveRange>,
+    pub uses: Vec<Use>,
+    pub values: Values,
+    /// Per value `v`, its ranges as built, before any split:
+    /// `extents[value_start[v]..value_start[v + 1]]`, sorted. Range `k` of
+    /// that list is range `k` of [`Ranges::ranges`] before splitting.
+    pub value_start: Vec<u32>,
+    pub extents: Vec<(Point, Point)>,
+}
+
+const CLOSED: u32 = u32::MAX;
+
+/// Use weight per loop depth: a use four times as deep counts four times
+/// as much, up to depth 5.
+fn weight(depth: u32, rec: &Record, is_def: bool) -> u32 {
+    let base = 1000
+        + if is_def { 500 } else { 0 }
+        + if matches!(rec.req, Req::Fixed(_)) {
+            500
+        } else {
+            0
+        };
+    if rec.slot == super::operands::GHOST && !rec.req.needs_reg() {
+        return 0;
+    }
+    base << (2 * depth.min(5))
+}
+
+/// Builds the ranges. `live_out` is per block.
+pub fn build(
+    f: &Function,
+    masks: &Masks,
+    live_out: &[SparseBitSet],
+    depth: &[u32],
+    edges: &EdgeBranches,
+    rw: &mut Rewrites,
+) -> Result<Ranges, AllocError> {
+    let nv = f.num_vregs();
+    let mut values = Values {
+        class: vec![crate::ir::index::RegClass::Int; nv],
+        vreg: (0..nv as u32).collect(),
+    };
+    for b in f.blocks() {
+        for v in f.block_params(b) {
+            values.class[v.index()] = v.class();
+        }
+    }
+    for i in f.insts() {
+        for op in f.inst_operands(i) {
+            if !op.is_nonalloc() {
+                values.class[op.vreg().index()] = op.class();
+            }
+        }
+    }
+    // Built backwards: `raw` ranges and `recs` in decreasing point order.
+    let mut raw: Vec<(u32, Point, Point)> = Vec::with_capacity(nv * 2);
+    let mut recs: Vec<(Record, u32)> = Vec::with_capacity(f.num_operands() + nv);
+    let mut open = vec![CLOSED; nv];
+    let mut open_list: Vec<u32> = Vec::new();
+    let mut ir = InstRecords::default();
+    for b in f.blocks().rev() {
+        let insts = f.block_insts(b);
+        let (start, end) = (m(insts.first()), m(insts.last()) + 3);
+        let d = depth[b.index()];
+        let mut live_at_end = |v: usize, open: &mut Vec<u32>| {
+            if open[v] == CLOSED {
+                open[v] = end;
+                open_list.push(v as u32);
+            }
+        };
+        for v in live_out[b.index()].iter() {
+            live_at_end(v, &mut open);
+        }
+        for k in 0..f.block_succs(b).len() {
+            for a in f.branch_args(b, k) {
+                live_at_end(a.index(), &mut open);
+            }
+        }
+        for i in insts.iter().rev() {
+            if i == insts.last() && edges.is_edge_before[b.index()] {
+                plan_edge_branch(f, i, &mut ir, rw);
+            } else {
+                let open_now = &open;
+                plan_inst(
+                    f,
+                    i,
+                    masks,
+                    |v| open_now[v as usize] != CLOSED,
+                    &mut values,
+                    &mut ir,
+                    rw,
+                )?;
+            }
+            for r in &ir.defs {
+                let v = r.value as usize;
+                let mut to = if open[v] == CLOSED {
+                    r.point + 1
+                } else {
+                    open[v]
+                };
+                if r.point == e(i) {
+                    to = to.max(l(i) + 1);
+                }
+                raw.push((r.value, r.point, to));
+                recs.push((*r, weight(d, r, true)));
+                open[v] = CLOSED;
+            }
+            for r in &ir.uses {
+                let v = r.value as usize;
+                if open[v] == CLOSED {
+                    open[v] = r.point + 1;
+                    open_list.push(r.value);
+                } else {
+                    open[v] = open[v].max(r.point + 1);
+                }
+                recs.push((*r, weight(d, r, false)));
+            }
+            for &(c, _, r) in &ir.copies {
+                open.push(CLOSED);
+                raw.push((c, e(i), r.point + 1));
+                recs.push((r, weight(d, &r, false)));
+            }
+        }
+        for r in entry_records(edges, f, b) {
+            recs.push((r, weight(d, &r, false)));
+        }
+        for p in f.block_params(b) {
+            let v = p.index();
+            if open[v] != CLOSED {
+                raw.push((v as u32, start, open[v]));
+                open[v] = CLOSED;
+            }
+        }
+        for &v in &open_list {
+            if open[v as usize] != CLOSED {
+                raw.push((v, start, open[v as usize]));
+                open[v as usize] = CLOSED;
+            }
+        }
+        open_list.clear();
+    }
+    let n_values = values.class.len();
+    // Group ranges and records per value; reversing a value's ranges makes
+    // them ascending; its records are sorted by point.
+    let mut value_start = Vec::new();
+    let mut order = Vec::new();
+    let last = raw.len().wrapping_sub(1);
+    counting_sort(
+        n_values,
+        raw.len(),
+        |k| Some(raw[last - k].0 as usize),
+        |k| (last - k) as u32,
+        &mut value_start,
+        &mut order,
+    );
+    let mut rec_start = Vec::new();
+    let mut rec_order = Vec::new();
+    counting_sort(
+        n_values,
+        recs.len(),
+        |k| Some(recs[k].0.value as usize),
+        |k| k as u32,
+        &mut rec_start,
+        &mut rec_order,
+    );
+    let mut ranges = Vec::with_capacity(raw.len());
+    let mut uses = Vec::with_capacity(recs.len());
+    let mut extents = Vec::with_capacity(raw.len());
+    let mut buf: Vec<Use> = Vec::new();
+    for v in 0..n_values {
+        buf.clear();
+        buf.extend(
+            rec_order[rec_start[v] as usize..rec_start[v + 1] as usize]
+                .iter()
+                .map(|&k| {
+                    let (r, w) = recs[k as usize];
+                    Use {
+                        point: r.point,
+                        slot: r.slot,
+                        req: r.req,
+                        weight: w,
+                    }
+                }),
+        );
+        buf.sort_by_key(|u| u.point);
+        let mut next = 0;
+        let rs = &order[value_start[v] as usize..value_start[v + 1] as usize];
+        for &k in rs {
+            let (_, from, to) = raw[k as usize];
+            let u0 = uses.len() as u32;
+            while next < buf.len() && buf[next].point < to {
+                debug_assert!(buf[next].point >= from, "use outside its range");
+                uses.push(buf[next]);
+                next += 1;
+            }
+            extents.push((from, to));
+            ranges.push(LiveRange {
+                from,
+                to,
+                value: v as u32,
+                uses: (u0, uses.len() as u32),
+            });
+        }
+        debug_assert_eq!(next, buf.len(), "a use of value {v} in no range");
+    }
+    Ok(Ranges {
+        ranges,
+        uses,
+        values,
+        value_start,
+        extents,
+    })
+}

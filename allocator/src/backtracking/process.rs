@@ -1,0 +1,699 @@
+//! The main loop: bundles leave a priority queue (largest first) and each
+//! is allocated, evicts cheaper bundles, or is split at its first conflict;
+//! then second-chance allocation gives the bundles that may live on the
+//! stack a register where one is free for the whole of them.
+//!
+//! Termination: a split always leaves two strictly smaller bundles, an
+//! eviction needs strictly more weight, and a minimal bundle (no split
+//! point inside it) outweighs every other. Minimal bundles contend among
+//! themselves by how few registers they accept; a documented bound on the
+//! work turns a case where they cannot all be placed into `Impossible`.
+
+use super::bundles::{Bundle, Bundles, Home, SpillSet, NONE};
+use super::liveranges::{LiveRange, Use};
+use super::points::{e_after_inst, e_at_or_before, is_e, Point};
+use super::regmap::{RegMaps, RESERVED};
+use super::requirement::Req;
+use crate::interface::AllocError;
+use crate::ir::index::{PReg, RegClass};
+use crate::ir::machine::MachineEnv;
+use std::collections::BinaryHeap;
+
+/// Counters of the main loop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoopStats {
+    pub evictions: u64,
+    pub splits: u64,
+    pub second_chance: u64,
+}
+
+/// What the main loop hands on: every range with its bundle, every bundle
+/// with its home, the spill sets and the register maps.
+pub struct Allocated {
+    pub ranges: Vec<LiveRange>,
+    pub bundles: Vec<Bundle>,
+    pub spillsets: Vec<SpillSet>,
+    pub range_bundle: Vec<u32>,
+    pub maps: RegMaps,
+    pub stats: LoopStats,
+}
+
+/// Weight of bundles that cannot be split (plus how few registers they
+/// accept); others stay below it.
+const MINIMAL: u32 = 1 << 30;
+const MAX_NORMAL: u64 = (1 << 29) - 1;
+
+struct Loop<'a> {
+    uses: &'a [Use],
+    ranges: Vec<LiveRange>,
+    bundles: Vec<Bundle>,
+    spillsets: Vec<SpillSet>,
+    range_bundle: Vec<u32>,
+    maps: RegMaps,
+    queue: BinaryHeap<(u32, u32)>,
+    /// Bundles that may live on the stack and got no register yet.
+    spilled: Vec<u32>,
+    /// Registers to probe per class: preferred then non-preferred.
+    order: [Vec<PReg>; 3],
+    npreferred: [usize; 3],
+    conflicts: Vec<u32>,
+    /// Buffer for the registers a bundle probes.
+    cand: Vec<PReg>,
+    /// Buffer for the pieces a split sends to the spill bundle.
+    to_spill: Vec<(Point, Point, u32)>,
+    /// State of the xorshift generator that draws forced evictions.
+    forced: u64,
+    stats: LoopStats,
+}
+
+/// Outcome of probing one register for a bundle.
+enum Probe {
+    Free,
+    /// Heaviest conflicting bundle's weight (`u32::MAX` with a
+    /// reservation), and the first point of conflict.
+    Busy {
+        cost: u32,
+        first: Point,
+    },
+}
+
+pub fn run(
+    ranges: Vec<LiveRange>,
+    uses: &[Use],
+    b: Bundles,
+    env: &MachineEnv,
+    reservations: &[(PReg, Point, Point)],
+) -> Result<Allocated, AllocError> {
+    let mut maps = RegMaps::new();
+    for &(reg, from, to) in reservations {
+        maps.reserve(reg, from, to);
+    }
+    let mut order: [Vec<PReg>; 3] = Default::default();
+    let mut npreferred = [0; 3];
+    for c in RegClass::ALL {
+        order[c.index()] = env.allocatable(c).collect();
+        npreferred[c.index()] = env.preferred[c.index()].len();
+    }
+    let mut l = Loop {
+        uses,
+        ranges,
+        bundles: b.bundles,
+        spillsets: b.spillsets,
+        range_bundle: b.range_bundle,
+        maps,
+        queue: BinaryHeap::new(),
+        spilled: Vec::new(),
+        order,
+        npreferred,
+        conflicts: Vec::new(),
+        cand: Vec::new(),
+        to_spill: Vec::new(),
+        forced: 0x9e37_79b9_7f4a_7c15,
+        stats: LoopStats::default(),
+    };
+    for k in 0..l.bundles.len() {
+        l.enqueue(k as u32);
+    }
+    let bound = 200_000 + 64 * l.ranges.len() as u64;
+    let mut steps = 0u64;
+    while let Some((_, k)) = l.queue.pop() {
+        steps += 1;
+        if steps > bound {
+            return Err(AllocError::Impossible(format!(
+                "the backtracking allocator's work bound ({bound} bundle steps) ran out"
+            )));
+        }
+        if l.bundles[k as usize].ranges.is_empty() || l.bundles[k as usize].home != Home::None {
+            continue;
+        }
+        l.process(k)?;
+    }
+    l.second_chance();
+    Ok(Allocated {
+        ranges: l.ranges,
+        bundles: l.bundles,
+        spillsets: l.spillsets,
+        range_bundle: l.range_bundle,
+        maps: l.maps,
+        stats: l.stats,
+    })
+}
+
+impl Loop<'_> {
+    fn uses_of(&self, range: u32) -> &[Use] {
+        let (a, b) = self.ranges[range as usize].uses;
+        &self.uses[a as usize..b as usize]
+    }
+
+    /// Queues bundle `k` and caches its weight, which eviction decisions
+    /// read.
+    fn enqueue(&mut self, k: u32) {
+        if self.bundles[k as usize].ranges.is_empty() {
+            return;
+        }
+        let (req, _) = self.requirement(k);
+        self.bundles[k as usize].weight = self.weight(k, req);
+        let b = &self.bundles[k as usize];
+        let prio: u32 = b.ranges.iter().map(|&(f, t, _)| t - f).sum();
+        self.queue.push((prio, k));
+    }
+
+    /// No split point lies strictly inside the bundle: it is one range
+    /// with no `E` point inside. (Between two ranges a bundle can always be
+    /// split, with no move, since two ranges of one value never touch
+    /// inside a block.)
+    fn minimal(&self, k: u32) -> bool {
+        let b = &self.bundles[k as usize];
+        if b.ranges.len() != 1 {
+            return false;
+        }
+        let (from, to) = (b.ranges[0].0, b.ranges[0].1);
+        let next_e = match from % 3 {
+            0 => from + 1,
+            1 => from + 3,
+            _ => from + 2,
+        };
+        next_e >= to
+    }
+
+    /// The meet of every use's requirement and, when that is `Conflict`, the
+    /// point of the use that made it so.
+    fn requirement(&self, k: u32) -> (Req, Point) {
+        let mut acc = Req::Top;
+        for &(_, _, x) in &self.bundles[k as usize].ranges {
+            for u in self.uses_of(x) {
+                acc = acc.meet(u.req);
+                if acc == Req::Conflict {
+                    return (acc, u.point);
+                }
+            }
+        }
+        (acc, 0)
+    }
+
+    fn weight(&self, k: u32, req: Req) -> u32 {
+        if self.minimal(k) {
+            return MINIMAL + 64 - req.choices();
+        }
+        let b = &self.bundles[k as usize];
+        let mut sum = 0u64;
+        let mut len = 0u64;
+        for &(f, t, x) in &b.ranges {
+            len += u64::from(t - f);
+            sum += self
+                .uses_of(x)
+                .iter()
+                .map(|u| u64::from(u.weight))
+                .sum::<u64>();
+        }
+        (sum * 3 / (len + 3)).min(MAX_NORMAL) as u32
+    }
+
+    fn class(&self, k: u32) -> RegClass {
+        self.spillsets[self.bundles[k as usize].spillset as usize].class
+    }
+
+    fn process(&mut self, k: u32) -> Result<(), AllocError> {
+        let (req, at) = self.requirement(k);
+        match req {
+            Req::Conflict => {
+                let q = self.split_point(k, at);
+                return self.split(k, q, None);
+            }
+            Req::Stack => {
+                self.spill(k);
+                return Ok(());
+            }
+            Req::Regs(0) => return Err(AllocError::Impossible(format!(
+                "a {} value must be in a register that `limit` excludes from every allocatable one",
+                self.class(k)
+            ))),
+            Req::Top | Req::Any => {
+                let ss = self.bundles[k as usize].spillset as usize;
+                let sb = self.spillsets[ss].spill_bundle;
+                if sb != NONE {
+                    self.move_all_to_spill_bundle(k, sb);
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+        let mut candidates = std::mem::take(&mut self.cand);
+        self.candidates(k, req, &mut candidates);
+        let done = self.place(k, req, &candidates);
+        self.cand = candidates;
+        done
+    }
+
+    /// Allocates, evicts or splits bundle `k`, probing `candidates`.
+    fn place(&mut self, k: u32, req: Req, candidates: &[PReg]) -> Result<(), AllocError> {
+        let weight = self.bundles[k as usize].weight;
+        let mut best_evict: Option<(u32, PReg)> = None;
+        let mut best_split: Option<(Point, PReg)> = None;
+        for &r in candidates {
+            let cutoff = best_evict.map_or(u32::MAX, |e| e.0);
+            match self.probe(k, r, cutoff) {
+                Probe::Free => {
+                    self.assign(k, r);
+                    return Ok(());
+                }
+                Probe::Busy { cost, first } => {
+                    if cost < cutoff {
+                        best_evict = Some((cost, r));
+                    }
+                    if best_split.is_none_or(|s| first > s.0) {
+                        best_split = Some((first, r));
+                    }
+                }
+            }
+        }
+        let minimal = self.minimal(k);
+        if req.stack_ok() {
+            match best_evict {
+                Some((cost, r)) if weight > cost => self.evict_and_assign(k, r),
+                _ => self.spilled.push(k),
+            }
+            return Ok(());
+        }
+        if !minimal && best_evict.is_none_or(|e| weight <= e.0) {
+            let (first, r) = best_split.expect("a register was probed");
+            let q = self.split_point(k, first);
+            return self.split(k, q, Some(r));
+        }
+        match best_evict {
+            Some((cost, r)) if weight > cost => {
+                self.evict_and_assign(k, r);
+                Ok(())
+            }
+            _ => {
+                // Minimal, and every candidate is reserved or held by
+                // bundles as heavy: take one whose holders can be moved,
+                // rotating the choice so two bundles cannot keep evicting
+                // each other from the same register.
+                // First a register whose holders each have another
+                // register free for them; else one of the cheapest, drawn
+                // at random so that no two bundles keep evicting each
+                // other from the same register.
+                let mut movable: Vec<(u32, PReg)> = Vec::new();
+                for &r in candidates {
+                    if let Probe::Busy { cost, .. } = self.probe(k, r, u32::MAX) {
+                        if cost != u32::MAX {
+                            if self.holders_can_move(r) {
+                                self.evict_and_assign(k, r);
+                                return Ok(());
+                            }
+                            movable.push((cost, r));
+                        }
+                    }
+                }
+                let Some(least) = movable.iter().map(|m| m.0).min() else {
+                    return Err(AllocError::Impossible(self.describe_stuck(k, req)));
+                };
+                movable.retain(|m| m.0 == least);
+                self.forced ^= self.forced << 13;
+                self.forced ^= self.forced >> 7;
+                self.forced ^= self.forced << 17;
+                let r = movable[(self.forced % movable.len() as u64) as usize].1;
+                self.evict_and_assign(k, r);
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether every bundle in the way on `r` (as the last probe found
+    /// them) has another register free for all of it.
+    fn holders_can_move(&mut self, r: PReg) -> bool {
+        let holders = self.conflicts.clone();
+        holders.iter().all(|&o| {
+            let (req, _) = self.requirement(o);
+            let mut alts = Vec::new();
+            self.candidates(o, req, &mut alts);
+            alts.into_iter().any(|alt| alt != r && self.is_free(o, alt))
+        })
+    }
+
+    fn describe_stuck(&self, k: u32, req: Req) -> String {
+        let b = &self.bundles[k as usize];
+        let lr = self.ranges[b.ranges[0].2 as usize];
+        format!(
+            "value {} (v{}) needs {:?} at points {}..{} (inst{}), where every such register is reserved",
+            lr.value,
+            lr.value,
+            req,
+            b.ranges[0].0,
+            b.ranges[b.ranges.len() - 1].1,
+            lr.from / 3
+        )
+    }
+
+    /// Registers to probe: the hint, then preferred and non-preferred ones
+    /// from an offset that spreads bundles over the registers.
+    fn candidates(&self, k: u32, req: Req, out: &mut Vec<PReg>) {
+        out.clear();
+        let c = self.class(k).index();
+        if let Req::Fixed(r) | Req::Pinned(r) = req {
+            out.push(r);
+            return;
+        }
+        let all = self.order[c].iter().fold(0u64, |m, r| m | 1 << r.hw());
+        let mask = match req {
+            Req::Regs(m) => m & all,
+            _ => all,
+        };
+        let b = &self.bundles[k as usize];
+        let hint = b
+            .hint
+            .or(self.spillsets[b.spillset as usize].hint)
+            .filter(|r| r.class().index() == c && mask & (1 << r.hw()) != 0);
+        out.extend(hint);
+        let spread = (k as usize).wrapping_add(b.ranges[0].0 as usize);
+        let (pref, nonpref) = self.order[c].split_at(self.npreferred[c]);
+        for list in [pref, nonpref] {
+            if list.is_empty() {
+                continue;
+            }
+            let off = spread % list.len();
+            for j in 0..list.len() {
+                let r = list[(off + j) % list.len()];
+                if mask & (1 << r.hw()) != 0 && Some(r) != hint {
+                    out.push(r);
+                }
+            }
+        }
+    }
+
+    /// Probes `r` for bundle `k`: free, or the cost of evicting what is
+    /// there (stopping early once that exceeds `cutoff`) and the first
+    /// conflict point.
+    fn probe(&mut self, k: u32, r: PReg, cutoff: u32) -> Probe {
+        let mut cost = 0u32;
+        let mut first = Point::MAX;
+        self.conflicts.clear();
+        let b = &self.bundles[k as usize];
+        for &(from, to, _) in &b.ranges {
+            let mut stop = false;
+            let bundles = &self.bundles;
+            let spillsets = &self.spillsets;
+            let _ = spillsets;
+            let conflicts = &mut self.conflicts;
+            self.maps.overlaps(r, from, to, |at, owner| {
+                first = first.min(at);
+                if owner == RESERVED {
+                    cost = u32::MAX;
+                } else if !conflicts.contains(&owner) {
+                    conflicts.push(owner);
+                    let _ = bundles;
+                }
+                true
+            });
+            if cost == u32::MAX {
+                stop = true;
+            }
+            if stop {
+                break;
+            }
+        }
+        if first == Point::MAX {
+            return Probe::Free;
+        }
+        if cost != u32::MAX {
+            for &o in &self.conflicts {
+                cost = cost.max(self.bundles[o as usize].weight);
+                if cost >= cutoff {
+                    break;
+                }
+            }
+        }
+        Probe::Busy { cost, first }
+    }
+
+    /// Whether nothing occupies `r` over bundle `k`.
+    fn is_free(&self, k: u32, r: PReg) -> bool {
+        let mut free = true;
+        for &(from, to, _) in &self.bundles[k as usize].ranges {
+            self.maps.overlaps(r, from, to, |_, _| {
+                free = false;
+                false
+            });
+            if !free {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn assign(&mut self, k: u32, r: PReg) {
+        let b = &mut self.bundles[k as usize];
+        b.home = Home::Reg(r);
+        for &(from, to, _) in &b.ranges {
+            self.maps.insert(r, from, to, k);
+        }
+        self.spillsets[b.spillset as usize].hint = Some(r);
+    }
+
+    fn evict_and_assign(&mut self, k: u32, r: PReg) {
+        let b = &self.bundles[k as usize];
+        self.conflicts.clear();
+        let conflicts = &mut self.conflicts;
+        for &(from, to, _) in &b.ranges {
+            self.maps.overlaps(r, from, to, |_, owner| {
+                if owner != RESERVED && !conflicts.contains(&owner) {
+                    conflicts.push(owner);
+                }
+                true
+            });
+        }
+        for j in 0..self.conflicts.len() {
+            let o = self.conflicts[j];
+            let ob = &mut self.bundles[o as usize];
+            for &(from, _, _) in &ob.ranges {
+                self.maps.remove(r, from);
+            }
+            ob.home = Home::None;
+            self.stats.evictions += 1;
+            self.enqueue(o);
+        }
+        self.assign(k, r);
+    }
+
+    fn spill(&mut self, k: u32) {
+        let b = &mut self.bundles[k as usize];
+        b.home = Home::Spilled;
+        self.spillsets[b.spillset as usize].needed = true;
+    }
+
+    /// The split point for a conflict at `at`: the last point at or before
+    /// it where the bundle can be split (an `E` point inside a range, or the
+    /// start of a range that is not the first); when there is none, the
+    /// first such point around its first constrained use.
+    fn split_point(&self, k: u32, at: Point) -> Point {
+        let ranges = &self.bundles[k as usize].ranges;
+        let inside = |j: usize, q: Point| q > ranges[j].0 && q < ranges[j].1 && is_e(q);
+        // The range holding `at`, or the first one after it.
+        let j = ranges.partition_point(|r| r.1 <= at).min(ranges.len() - 1);
+        if let Some(q) = e_at_or_before(at).filter(|&q| inside(j, q)) {
+            return q;
+        }
+        if j > 0 {
+            return ranges[j].0;
+        }
+        let (j, first_use) = ranges
+            .iter()
+            .enumerate()
+            .find_map(|(j, &(_, _, x))| {
+                self.uses_of(x)
+                    .iter()
+                    .find(|u| u.req != Req::Top)
+                    .map(|u| (j, u.point))
+            })
+            .unwrap_or((0, ranges[0].0));
+        if let Some(q) = e_at_or_before(first_use).filter(|&q| inside(j, q)) {
+            return q;
+        }
+        if j > 0 {
+            return ranges[j].0;
+        }
+        let q = e_after_inst(first_use);
+        if inside(j, q) {
+            return q;
+        }
+        debug_assert!(ranges.len() > 1, "a minimal bundle is never split");
+        ranges[1].0
+    }
+
+    fn spill_bundle(&mut self, ss: u32) -> u32 {
+        let sb = self.spillsets[ss as usize].spill_bundle;
+        if sb != NONE {
+            return sb;
+        }
+        let sb = self.bundles.len() as u32;
+        self.bundles.push(Bundle {
+            ranges: Vec::new(),
+            home: Home::None,
+            spillset: ss,
+            hint: None,
+            weight: 0,
+        });
+        self.spillsets[ss as usize].spill_bundle = sb;
+        self.spilled.push(sb);
+        sb
+    }
+
+    fn move_all_to_spill_bundle(&mut self, k: u32, sb: u32) {
+        let moved = std::mem::take(&mut self.bundles[k as usize].ranges);
+        for &(_, _, x) in &moved {
+            self.range_bundle[x as usize] = sb;
+        }
+        self.bundles[sb as usize].ranges.extend(moved);
+    }
+
+    /// Splits range `x` at `q`: `x` keeps `[from, q)`, the new range gets
+    /// `[q, to)` and the uses from `q` on.
+    fn split_range(&mut self, x: u32, q: Point) -> u32 {
+        let lr = self.ranges[x as usize];
+        debug_assert!(lr.from < q && q < lr.to);
+        let (a, b) = lr.uses;
+        let mid = a + self.uses[a as usize..b as usize].partition_point(|u| u.point < q) as u32;
+        self.ranges[x as usize].to = q;
+        self.ranges[x as usize].uses = (a, mid);
+        let y = self.ranges.len() as u32;
+        self.ranges.push(LiveRange {
+            from: q,
+            to: lr.to,
+            value: lr.value,
+            uses: (mid, b),
+        });
+        self.range_bundle.push(self.range_bundle[x as usize]);
+        y
+    }
+
+    /// Splits bundle `k` at `q` into `[.., q)` and `[q, ..)`, moves the ends
+    /// around the split that no operand constrains into the spill bundle,
+    /// and requeues both halves with `hint`.
+    fn split(&mut self, k: u32, q: Point, hint: Option<PReg>) -> Result<(), AllocError> {
+        self.stats.splits += 1;
+        let mut first = std::mem::take(&mut self.bundles[k as usize].ranges);
+        debug_assert!(
+            first[0].0 < q && q < first[first.len() - 1].1,
+            "split at {q} outside the bundle"
+        );
+        let at = first.partition_point(|r| r.1 <= q);
+        let mut second = first.split_off(at);
+        if let Some(&(from, to, x)) = second.first() {
+            if from < q {
+                let y = self.split_range(x, q);
+                first.push((from, q, x));
+                second[0] = (q, to, y);
+            }
+        }
+        let ss = self.bundles[k as usize].spillset;
+        let mut to_spill = std::mem::take(&mut self.to_spill);
+        to_spill.clear();
+        // Tail of the first half.
+        while let Some(&(from, to, x)) = first.last() {
+            match self
+                .uses_of(x)
+                .iter()
+                .rev()
+                .find(|u| u.req != Req::Top)
+                .map(|u| u.point)
+            {
+                None => {
+                    to_spill.push((from, to, x));
+                    first.pop();
+                }
+                Some(last) => {
+                    let cut = e_after_inst(last);
+                    if cut < to {
+                        let y = self.split_range(x, cut);
+                        to_spill.push((cut, to, y));
+                        first.last_mut().expect("nonempty").1 = cut;
+                    }
+                    break;
+                }
+            }
+        }
+        // Head of the second half.
+        let mut skip = 0;
+        while skip < second.len() {
+            let (from, to, x) = second[skip];
+            match self
+                .uses_of(x)
+                .iter()
+                .find(|u| u.req != Req::Top)
+                .map(|u| u.point)
+            {
+                None => {
+                    to_spill.push((from, to, x));
+                    skip += 1;
+                }
+                Some(p) => {
+                    if let Some(cut) = e_at_or_before(p).filter(|&c| c > from) {
+                        let y = self.split_range(x, cut);
+                        // `x` keeps the head; the rest is `y`.
+                        to_spill.push((from, cut, x));
+                        second[skip] = (cut, to, y);
+                    }
+                    break;
+                }
+            }
+        }
+        second.drain(..skip);
+        if !to_spill.is_empty() {
+            let sb = self.spill_bundle(ss);
+            for &(_, _, x) in &to_spill {
+                self.range_bundle[x as usize] = sb;
+            }
+            self.bundles[sb as usize]
+                .ranges
+                .extend_from_slice(&to_spill);
+        }
+        self.to_spill = to_spill;
+        self.bundles[k as usize].ranges = first;
+        self.bundles[k as usize].hint = hint;
+        let nk = self.bundles.len() as u32;
+        for &(_, _, x) in &second {
+            self.range_bundle[x as usize] = nk;
+        }
+        self.bundles.push(Bundle {
+            ranges: second,
+            home: Home::None,
+            spillset: ss,
+            hint,
+            weight: 0,
+        });
+        self.enqueue(k);
+        self.enqueue(nk);
+        Ok(())
+    }
+
+    /// Bundles that may live on the stack get a register only if one is
+    /// free over all of them; else their spill set's slot.
+    fn second_chance(&mut self) {
+        let list = std::mem::take(&mut self.spilled);
+        for k in list {
+            if self.bundles[k as usize].home != Home::None
+                || self.bundles[k as usize].ranges.is_empty()
+            {
+                continue;
+            }
+            self.bundles[k as usize]
+                .ranges
+                .sort_unstable_by_key(|r| r.0);
+            let mut cands = Vec::new();
+            self.candidates(k, Req::Any, &mut cands);
+            let free = cands.into_iter().find(|&r| self.is_free(k, r));
+            match free {
+                Some(r) => {
+                    self.stats.second_chance += 1;
+                    self.assign(k, r);
+                }
+                None => self.spill(k),
+            }
+        }
+        debug_assert!(self
+            .bundles
+            .iter()
+            .all(|b| b.ranges.is_empty() || b.home != Home::None));
+    }
+}

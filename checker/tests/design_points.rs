@@ -1,0 +1,128 @@
+//! Each allocator's design points (`tests/cases/<allocator>/*.ra`): each
+//! case passes both oracles and needs exactly the number of moves its
+//! `# expect: moves N` line names, so a change in the allocator's choices
+//! shows up here.
+
+use allocator::ir::text::parse_and_validate;
+use allocator::Allocator;
+use checker::{check, interp};
+
+/// Runs `a` on every case of `tests/cases/<a>`; returns how many there were.
+fn design_points(a: &dyn Allocator) -> usize {
+    let mut n = 0;
+    for path in allocator::fixtures::ra_files(format!("tests/cases/{}", a.name())) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expect: usize = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# expect: moves "))
+            .unwrap_or_else(|| panic!("{}: no `# expect: moves N` line", path.display()))
+            .trim()
+            .parse()
+            .unwrap();
+        let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
+        let out = a
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let errs = check(&case.func, &case.machine, &out);
+        assert!(errs.is_empty(), "{}: {}", path.display(), errs[0]);
+        for seed in 0..8 {
+            interp::run(&case.func, &out, seed, 10_000)
+                .unwrap_or_else(|d| panic!("{}: {d}", path.display()));
+        }
+        assert_eq!(out.edits.len(), expect, "{}: moves", path.display());
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn linear_scan_design_points() {
+    let n = design_points(&allocator::linear_scan::LinearScan);
+    assert!(n >= 12, "only {n} cases");
+}
+
+/// The `# expect: NAME N` lines of a case, other than `moves`.
+fn expected_stats(text: &str) -> Vec<(String, u64)> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("# expect: "))
+        .filter(|l| !l.starts_with("moves "))
+        .map(|l| {
+            let (name, n) = l.split_once(' ').expect("`# expect: NAME N`");
+            (name.to_string(), n.trim().parse().expect("a count"))
+        })
+        .collect()
+}
+
+#[test]
+fn backtracking_design_points() {
+    let n = design_points(&allocator::backtracking::Backtracking);
+    assert!(n >= 12, "only {n} cases");
+    // The counters each case is about: the eviction happens, the split, the
+    // second chance, the shared slot, the removed move.
+    let mut checked = 0;
+    for path in allocator::fixtures::ra_files("tests/cases/backtracking") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let case = allocator::fixtures::read_case(&path);
+        let (out, st) =
+            allocator::backtracking::Backtracking::run_with_stats(&case.func, &case.machine)
+                .unwrap();
+        for (name, want) in expected_stats(&text) {
+            let got = match name.as_str() {
+                "evictions" => st.evictions,
+                "splits" => st.splits,
+                "second_chance" => st.second_chance,
+                "redundant_moves_removed" => st.redundant_moves_removed,
+                "slots" => out.num_spillslots as u64,
+                other => panic!("{}: no counter `{other}`", path.display()),
+            };
+            assert_eq!(got, want, "{}: {name}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} counters checked");
+}
+
+/// Every case regalloc2 refuses or gets wrong (`tests/regressions/regalloc2`)
+/// is taken, passes both oracles, and needs the moves listed here.
+#[test]
+fn backtracking_takes_every_regalloc2_regression() {
+    let expected = [
+        ("branch-def-in-fastalloc", 0),
+        ("branch-operands-into-join", 0),
+        ("branch-use-in-fastalloc", 0),
+        ("fixed-unlisted", 1),
+        ("limit-in-fastalloc", 0),
+        ("repeated-late-fixed-use", 1),
+        ("repeated-limit-use", 2),
+        ("repeated-stack-use", 1),
+        ("reuse-extends-uses", 0),
+        ("reuse-index-too-large", 0),
+        ("reuse-of-non-reg-use", 1),
+        ("stack-def-in-fastalloc", 0),
+        ("too-many-live-regs", 1),
+    ];
+    let files = allocator::fixtures::ra_files("tests/regressions/regalloc2");
+    assert_eq!(
+        files.len(),
+        expected.len(),
+        "a regalloc2 case without an expected count"
+    );
+    for path in files {
+        let stem = path.file_stem().unwrap().to_str().unwrap();
+        let want = expected
+            .iter()
+            .find(|e| e.0 == stem)
+            .unwrap_or_else(|| panic!("{stem}: no expected count"))
+            .1;
+        let case = allocator::fixtures::read_case(&path);
+        let out = allocator::backtracking::Backtracking
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let errs = check(&case.func, &case.machine, &out);
+        assert!(errs.is_empty(), "{stem}: {}", errs[0]);
+        for seed in 0..8 {
+            interp::run(&case.func, &out, seed, 10_000).unwrap_or_else(|d| panic!("{stem}: {d}"));
+        }
+        assert_eq!(out.edits.len(), want, "{stem}: moves");
+    }
+}
