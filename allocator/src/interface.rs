@@ -41,4 +41,14 @@ pub trait Allocator: Send + Sync {
 
     /// Allocates a valid function for a valid machine.
     fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError>;
+
+    /// As [`Allocator::run`], with the allocator's own counters (splits,
+    /// evictions, ...) by name, for `rafuzz alloc`; none by default.
+    fn run_with_counters(
+        &self,
+        func: &Function,
+        env: &MachineEnv,
+    ) -> Result<(Output, Vec<(&'static str, u64)>), AllocError> {
+        self.run(func, env).map(|o| (o, Vec::new()))
+    }
 }

@@ -212,8 +212,8 @@ pub fn alloc(
             status = 1;
             continue;
         };
-        match a.run(&case.func, &case.machine) {
-            Ok(o) => {
+        match a.run_with_counters(&case.func, &case.machine) {
+            Ok((o, counters)) => {
                 for r in rounds.iter_mut() {
                     let t = std::time::Instant::now();
                     let _ = std::hint::black_box(a.run(&case.func, &case.machine));
@@ -232,6 +232,11 @@ pub fn alloc(
                     "# {name}: {} moves ({} spills, {} reloads, {} register moves), {weighted} loop-weighted, cost {}.{}, {} spill slots",
                     st.moves, st.spills, st.reloads, st.reg_moves, cost / 10, cost % 10, o.num_spillslots
                 );
+                if !counters.is_empty() {
+                    let list: Vec<String> =
+                        counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                    let _ = writeln!(out, "# {name}: {}", list.join(", "));
+                }
                 case.output = Some(o);
                 let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
             }

@@ -86,8 +86,14 @@ fn pieces(r: &Ranges, a: &Allocated, locs: &[Allocation]) -> Pieces {
     Pieces { start, pieces }
 }
 
-/// A move to make: at the boundary before `.0`, in class `.1`.
-pub type PendingMove = (Inst, MovePrio, Allocation, Allocation, RegClass);
+/// A move to make: at the boundary before `.0`, in its priority class
+/// `.1`, `.3 := .2`, of register class `.4`; `.5` is the value when the
+/// move carries one value from one of its pieces to another (else
+/// [`NO_VALUE`]).
+pub type PendingMove = (Inst, MovePrio, Allocation, Allocation, RegClass, u32);
+
+/// See [`PendingMove`].
+pub const NO_VALUE: u32 = u32::MAX;
 
 /// Operand allocations, moves and the slot count.
 pub struct Assembled {
@@ -106,6 +112,7 @@ pub fn assemble(
     rw: &Rewrites,
     edges: &EdgeBranches,
     live_in: &[SparseBitSet],
+    depth: &[u32],
 ) -> Assembled {
     let locs = range_locs(a, slots);
     let pieces = pieces(r, a, &locs);
@@ -138,6 +145,7 @@ pub fn assemble(
             from,
             allocs[ru.def_slot as usize],
             r.values.class[ru.input as usize],
+            NO_VALUE,
         ));
     }
     for &(i, v, c) in &rw.copies {
@@ -147,6 +155,7 @@ pub fn assemble(
             pieces.at(v, m(i)),
             pieces.at(c, e(i)),
             r.values.class[v as usize],
+            NO_VALUE,
         ));
     }
     let fixed_stack = env.fixed_stack_set();
@@ -177,11 +186,13 @@ pub fn assemble(
                     a0.2,
                     b0.2,
                     r.values.class[v as usize],
+                    v,
                 ));
             }
         }
     }
     edge_moves(f, r, &pieces, edges, live_in, &mut moves);
+    store_at_def(f, r, a, &pieces, slots, depth, &mut moves);
     let num_slots = slots.count + edges.temps;
     let edits = resolve(env, a, &mut moves, num_slots);
     let used = |x: Allocation| x.as_stack().map_or(0, |s| s.index() + 1);
@@ -220,8 +231,8 @@ fn edge_moves(
         edge_base.push(n);
         n += f.block_succs(b).len() as u64;
     }
-    // (edge, value, kind) packed; the location beside it.
-    let mut halves: Vec<(u64, Allocation)> = Vec::new();
+    // (edge, value, kind) packed; the location and the value there beside it.
+    let mut halves: Vec<(u64, Allocation, u32)> = Vec::new();
     let key = |edge: u64, v: u32, kind: u64| (edge << 33) | (u64::from(v) << 1) | kind;
     for v in 0..r.values.class.len() as u32 {
         for &(from, to, loc) in pieces.of(v) {
@@ -234,18 +245,18 @@ fn edge_moves(
                         .iter()
                         .position(|&s| s == b)
                         .expect("an edge");
-                    halves.push((key(edge_base[p.index()] + k as u64, v, DEST), loc));
+                    halves.push((key(edge_base[p.index()] + k as u64, v, DEST), loc, v));
                 }
             }
             if to == m(insts.last()) + 3 {
                 for (k, &s) in f.block_succs(b).iter().enumerate() {
                     let edge = edge_base[b.index()] + k as u64;
                     if live_in[s.index()].contains(v as usize) {
-                        halves.push((key(edge, v, SRC), loc));
+                        halves.push((key(edge, v, SRC), loc, v));
                     }
                     for (arg, p) in f.branch_args(b, k).iter().zip(f.block_params(s)) {
                         if arg.index() as u32 == v {
-                            halves.push((key(edge, p.index() as u32, SRC), loc));
+                            halves.push((key(edge, p.index() as u32, SRC), loc, v));
                         }
                     }
                 }
@@ -262,7 +273,7 @@ fn edge_moves(
     }
     let mut k = 0;
     while k < halves.len() {
-        let (h, src) = halves[k];
+        let (h, src, src_value) = halves[k];
         k += 1;
         if h & 1 != SRC {
             continue;
@@ -276,10 +287,79 @@ fn edge_moves(
             } else {
                 (f.block_insts(s).first(), MovePrio::InEdge)
             };
-            moves.push((at, prio, src, dst, r.values.class[v]));
+            // A parameter's edge move carries another value (the argument).
+            let same = if src_value == v as u32 {
+                src_value
+            } else {
+                NO_VALUE
+            };
+            moves.push((at, prio, src, dst, r.values.class[v], same));
             k += 1;
         }
     }
+}
+
+/// Stores each spilled value once, right after its definition, where that
+/// is cheaper (by block frequency, `4^depth`) than the stores into its slot
+/// the pieces need, and drops those stores. This is sound because a slot is
+/// reserved for every range of its values: once stored, the value stays in
+/// its slot for its whole life.
+fn store_at_def(
+    f: &Function,
+    r: &Ranges,
+    a: &Allocated,
+    pieces: &Pieces,
+    slots: &Slots,
+    depth: &[u32],
+    moves: &mut Vec<PendingMove>,
+) {
+    let freq = |i: Inst| 1u64 << (2 * depth[f.block_of(i).index()].min(5));
+    let nv = r.values.class.len();
+    // The slot of each value's spill set, if it has one.
+    let mut own = vec![Allocation::None; nv];
+    for (x, lr) in a.ranges.iter().enumerate() {
+        let ss = a.bundles[a.range_bundle[x] as usize].spillset as usize;
+        if slots.of_spillset[ss] != u32::MAX {
+            own[lr.value as usize] = Allocation::Stack(SpillSlot(slots.of_spillset[ss]));
+        }
+    }
+    let is_store =
+        |mv: &PendingMove| mv.5 != NO_VALUE && mv.3 == own[mv.5 as usize] && mv.2 != mv.3;
+    let mut stores = vec![0u64; nv];
+    for mv in moves.iter().filter(|mv| is_store(mv)) {
+        stores[mv.5 as usize] += freq(mv.0);
+    }
+    let mut early = vec![false; nv];
+    let mut added = Vec::new();
+    for v in 0..nv {
+        if stores[v] == 0 {
+            continue;
+        }
+        let from = pieces.of(v as u32)[0].0;
+        let i = inst_of(from);
+        // Not a parameter (defined by edge moves) nor a def by a branch.
+        if from % 3 == 0 || i == f.block_insts(f.block_of(i)).last() {
+            continue;
+        }
+        let next = Inst(i.0 + 1);
+        let there = pieces.at(v as u32, m(next));
+        if there.is_none() || (there != own[v] && freq(i) >= stores[v]) {
+            continue;
+        }
+        early[v] = true;
+        if there != own[v] {
+            added.push((
+                next,
+                MovePrio::Before,
+                there,
+                own[v],
+                r.values.class[v],
+                NO_VALUE,
+            ));
+        }
+    }
+    moves.retain(|mv| !(is_store(mv) && early[mv.5 as usize]));
+    moves.extend(added);
 }
 
 /// Sorts the moves by boundary and priority and resolves each parallel set.
@@ -306,7 +386,7 @@ fn resolve(
         let (i, prio) = (moves[k].0, moves[k].1);
         set.clear();
         while k < moves.len() && (moves[k].0, moves[k].1) == (i, prio) {
-            let (_, _, from, to, class) = moves[k];
+            let (_, _, from, to, class, _) = moves[k];
             if from != to && !from.is_none() && !to.is_none() {
                 set.push(ParallelMove { from, to, class });
             }

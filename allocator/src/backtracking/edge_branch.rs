@@ -231,7 +231,7 @@ impl EdgeBranches {
         is_allocatable: impl Fn(Allocation) -> bool,
         temp_base: u32,
         allocs: &mut [Allocation],
-        moves: &mut Vec<(Inst, MovePrio, Allocation, Allocation, RegClass)>,
+        moves: &mut Vec<super::assemble::PendingMove>,
     ) {
         for br in &self.branches {
             let ops = f.inst_operands(br.inst);
@@ -281,7 +281,14 @@ impl EdgeBranches {
                         } else {
                             l(br.inst)
                         };
-                        moves.push((br.inst, MovePrio::OutEdge, loc(v, at), a, op.class()));
+                        moves.push((
+                            br.inst,
+                            MovePrio::OutEdge,
+                            loc(v, at),
+                            a,
+                            op.class(),
+                            super::assemble::NO_VALUE,
+                        ));
                     }
                 }
             }

@@ -46,21 +46,28 @@ pub struct Ranges {
 
 const CLOSED: u32 = u32::MAX;
 
-/// Use weight per loop depth: a use four times as deep counts four times
-/// as much, up to depth 5.
+/// Use weight: what keeping the use in a register saves, times four per
+/// loop level (up to depth 5). A register read or write saves a reload or a
+/// store; an `any` use only spares a memory operand, and a use that asks
+/// nothing (a read by a move) saves nothing.
 fn weight(depth: u32, rec: &Record, is_def: bool) -> u32 {
-    let base = 1000
-        + if is_def { 500 } else { 0 }
-        + if matches!(rec.req, Req::Fixed(_)) {
-            500
-        } else {
-            0
-        };
-    if rec.slot == super::operands::GHOST && !rec.req.needs_reg() {
-        return 0;
-    }
+    let base = match rec.req {
+        Req::Regs(_) | Req::Fixed(_) | Req::Pinned(_) => {
+            1000 + if is_def { 500 } else { 0 }
+                + if matches!(rec.req, Req::Regs(_)) {
+                    0
+                } else {
+                    500
+                }
+        }
+        Req::Any => ANY_WEIGHT,
+        _ => 0,
+    };
     base << (2 * depth.min(5))
 }
+
+/// Weight of an `any` use (see [`weight`]).
+const ANY_WEIGHT: u32 = 1500;
 
 /// Builds the ranges. `live_out` is per block.
 pub fn build(

@@ -99,6 +99,7 @@ impl Backtracking {
             &rw,
             &edges,
             &live.live_in,
+            &depth,
         );
         let removed = redundant::eliminate(f, &out.allocs, &mut out.edits);
         let stats = BacktrackingStats {
@@ -128,5 +129,25 @@ impl Allocator for Backtracking {
 
     fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
         Backtracking::run_with_stats(f, env).map(|(o, _)| o)
+    }
+
+    fn run_with_counters(
+        &self,
+        f: &Function,
+        env: &MachineEnv,
+    ) -> Result<(Output, Vec<(&'static str, u64)>), AllocError> {
+        let (o, s) = Backtracking::run_with_stats(f, env)?;
+        Ok((
+            o,
+            vec![
+                ("bundles", s.bundles),
+                ("evictions", s.evictions),
+                ("splits", s.splits),
+                ("second_chance", s.second_chance),
+                ("spill_sets_spilled", s.spill_sets_spilled),
+                ("slots", s.slots),
+                ("redundant_moves_removed", s.redundant_moves_removed),
+            ],
+        ))
     }
 }

@@ -351,7 +351,11 @@ pub fn infeasible_inst(f: &Function, masks: &Masks) -> Option<String> {
                     (reuse || op.pos() == OperandPos::Early, true)
                 };
                 slots.push(RegSlot {
-                    candidates: if late { candidates & !clob[c.index()] } else { candidates },
+                    candidates: if late {
+                        candidates & !clob[c.index()]
+                    } else {
+                        candidates
+                    },
                     early,
                     late,
                     prefer: [0; 2],

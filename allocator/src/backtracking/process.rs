@@ -224,10 +224,12 @@ impl Loop<'_> {
                 self.spill(k);
                 return Ok(());
             }
-            Req::Regs(0) => return Err(AllocError::Impossible(format!(
+            Req::Regs(0) => {
+                return Err(AllocError::Impossible(format!(
                 "a {} value must be in a register that `limit` excludes from every allocatable one",
                 self.class(k)
-            ))),
+            )))
+            }
             Req::Top | Req::Any => {
                 let ss = self.bundles[k as usize].spillset as usize;
                 let sb = self.spillsets[ss].spill_bundle;
@@ -682,14 +684,12 @@ impl Loop<'_> {
                 .sort_unstable_by_key(|r| r.0);
             let mut cands = Vec::new();
             self.candidates(k, Req::Any, &mut cands);
-            let free = cands.into_iter().find(|&r| self.is_free(k, r));
-            match free {
-                Some(r) => {
-                    self.stats.second_chance += 1;
-                    self.assign(k, r);
-                }
-                None => self.spill(k),
+            if let Some(r) = cands.iter().copied().find(|&r| self.is_free(k, r)) {
+                self.stats.second_chance += 1;
+                self.assign(k, r);
+                continue;
             }
+            self.spill(k);
         }
         debug_assert!(self
             .bundles
