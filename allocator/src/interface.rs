@@ -34,6 +34,9 @@ impl fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
+/// An allocator's own counters, by name.
+pub type Counters = Vec<(&'static str, u64)>;
+
 /// A register allocator under test.
 pub trait Allocator: Send + Sync {
     /// The name used on the command line and in reports.
@@ -48,7 +51,7 @@ pub trait Allocator: Send + Sync {
         &self,
         func: &Function,
         env: &MachineEnv,
-    ) -> Result<(Output, Vec<(&'static str, u64)>), AllocError> {
+    ) -> Result<(Output, Counters), AllocError> {
         self.run(func, env).map(|o| (o, Vec::new()))
     }
 }

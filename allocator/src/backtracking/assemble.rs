@@ -18,13 +18,13 @@ use super::bundles::Home;
 use super::edge_branch::EdgeBranches;
 use super::liveranges::Ranges;
 use super::operands::{Rewrites, GHOST};
-use super::points::{e, inst_of, is_e, l, m, MovePrio, Point};
+use super::points::{e, inst_of, is_e, l, m, MovePrio, PendingMove, Point, NO_VALUE};
 use super::process::Allocated;
 use super::slots::Slots;
 use crate::analysis::bitset::SparseBitSet;
 use crate::counting_sort::counting_sort;
 use crate::ir::function::Function;
-use crate::ir::index::{Inst, PRegSet, ProgPoint, RegClass, SpillSlot};
+use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::OperandConstraint;
 use crate::ir::output::{Allocation, Move};
@@ -85,15 +85,6 @@ fn pieces(r: &Ranges, a: &Allocated, locs: &[Allocation]) -> Pieces {
     }
     Pieces { start, pieces }
 }
-
-/// A move to make: at the boundary before `.0`, in its priority class
-/// `.1`, `.3 := .2`, of register class `.4`; `.5` is the value when the
-/// move carries one value from one of its pieces to another (else
-/// [`NO_VALUE`]).
-pub type PendingMove = (Inst, MovePrio, Allocation, Allocation, RegClass, u32);
-
-/// See [`PendingMove`].
-pub const NO_VALUE: u32 = u32::MAX;
 
 /// Operand allocations, moves and the slot count.
 pub struct Assembled {
@@ -338,7 +329,7 @@ fn store_at_def(
         let from = pieces.of(v as u32)[0].0;
         let i = inst_of(from);
         // Not a parameter (defined by edge moves) nor a def by a branch.
-        if from % 3 == 0 || i == f.block_insts(f.block_of(i)).last() {
+        if from.is_multiple_of(3) || i == f.block_insts(f.block_of(i)).last() {
             continue;
         }
         let next = Inst(i.0 + 1);

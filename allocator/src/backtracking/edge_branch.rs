@@ -20,7 +20,7 @@
 //! moves, so they see the values as they were before the moves.
 
 use super::operands::Record;
-use super::points::{e, l, m, MovePrio, Point};
+use super::points::{e, l, m, MovePrio, PendingMove, Point, NO_VALUE};
 use super::requirement::{Masks, Req};
 use crate::analysis::bitset::SparseBitSet;
 use crate::analysis::cfg;
@@ -231,7 +231,7 @@ impl EdgeBranches {
         is_allocatable: impl Fn(Allocation) -> bool,
         temp_base: u32,
         allocs: &mut [Allocation],
-        moves: &mut Vec<super::assemble::PendingMove>,
+        moves: &mut Vec<PendingMove>,
     ) {
         for br in &self.branches {
             let ops = f.inst_operands(br.inst);
@@ -287,7 +287,7 @@ impl EdgeBranches {
                             loc(v, at),
                             a,
                             op.class(),
-                            super::assemble::NO_VALUE,
+                            NO_VALUE,
                         ));
                     }
                 }

@@ -36,7 +36,7 @@ mod requirement;
 mod slots;
 
 use crate::analysis::{cfg, liveness, loops};
-use crate::interface::{AllocError, Allocator};
+use crate::interface::{AllocError, Allocator, Counters};
 use crate::ir::function::Function;
 use crate::ir::machine::MachineEnv;
 use crate::ir::output::Output;
@@ -135,7 +135,7 @@ impl Allocator for Backtracking {
         &self,
         f: &Function,
         env: &MachineEnv,
-    ) -> Result<(Output, Vec<(&'static str, u64)>), AllocError> {
+    ) -> Result<(Output, Counters), AllocError> {
         let (o, s) = Backtracking::run_with_stats(f, env)?;
         Ok((
             o,

@@ -12,7 +12,8 @@
 //! Live ranges are half-open `[from, to)` over these points and never cross
 //! a block boundary.
 
-use crate::ir::index::Inst;
+use crate::ir::index::{Inst, RegClass};
+use crate::ir::output::Allocation;
 
 /// A program point (see the module documentation).
 pub type Point = u32;
@@ -73,6 +74,15 @@ pub enum MovePrio {
     /// before its branch, with the branch's operand copies.
     OutEdge = 2,
 }
+
+/// A move to make: at the boundary before `.0`, in its priority class
+/// `.1`, `.3 := .2`, of register class `.4`; `.5` is the value when the
+/// move carries one value from one of its pieces to another (else
+/// [`NO_VALUE`]).
+pub type PendingMove = (Inst, MovePrio, Allocation, Allocation, RegClass, u32);
+
+/// See [`PendingMove`].
+pub const NO_VALUE: u32 = u32::MAX;
 
 #[cfg(test)]
 mod tests {
