@@ -111,12 +111,9 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
         });
         members.push(vec![v as u32]);
     }
-    let copies = r.values.class.len() - f.num_vregs();
-    let is_copy = |v: u32| v as usize >= nv - copies;
+    // Only vregs are offered: copy values are never reused inputs, defs or
+    // branch arguments.
     let mut try_merge = |x: u32, y: u32| {
-        if is_copy(x) || is_copy(y) {
-            return;
-        }
         let (a, b) = (value_bundle[x as usize], value_bundle[y as usize]);
         if a == NONE
             || b == NONE
