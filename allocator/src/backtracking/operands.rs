@@ -332,9 +332,18 @@ pub fn infeasible_inst(f: &Function, masks: &Masks) -> Option<String> {
         for &r in f.inst_clobbers(i) {
             clob[r.class().index()] |= 1 << r.hw();
         }
+        // A reused input shares its def's register: one slot for the pair.
+        let reused = |k: usize| {
+            ops.iter()
+                .any(|d| d.constraint() == OperandConstraint::Reuse(k))
+        };
         for c in RegClass::ALL {
             slots.clear();
-            for op in ops.iter().filter(|op| op.class() == c && !op.is_nonalloc()) {
+            for (_, op) in ops
+                .iter()
+                .enumerate()
+                .filter(|&(k, op)| op.class() == c && !op.is_nonalloc() && !reused(k))
+            {
                 let constraint = match op.constraint() {
                     OperandConstraint::Reuse(k) => ops[k].constraint(),
                     other => other,
