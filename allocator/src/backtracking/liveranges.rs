@@ -81,7 +81,6 @@ pub fn build(
     let nv = f.num_vregs();
     let mut values = Values {
         class: vec![crate::ir::index::RegClass::Int; nv],
-        vreg: (0..nv as u32).collect(),
     };
     for b in f.blocks() {
         for v in f.block_params(b) {
@@ -159,7 +158,6 @@ pub fn build(
                 recs.push((*r, weight(d, r, false)));
             }
             for &(c, _, r) in &ir.copies {
-                open.push(CLOSED);
                 raw.push((c, e(i), r.point + 1));
                 recs.push((r, weight(d, &r, false)));
             }

@@ -87,8 +87,6 @@ pub struct Reuse {
 /// The values of the function: its vregs, then the copy values.
 pub struct Values {
     pub class: Vec<RegClass>,
-    /// The vreg each value holds (itself, or a copy value's source).
-    pub vreg: Vec<u32>,
 }
 
 /// Records the operands of `i`. `live_after(v)` says whether vreg `v` is
@@ -275,7 +273,6 @@ pub fn plan_inst(
         }
         let c = values.class.len() as u32;
         values.class.push(values.class[g.value as usize]);
-        values.vreg.push(values.vreg[g.value as usize]);
         out.copies.push((c, g.value, Record { value: c, ..g }));
         rw.copies.push((i, g.value, c));
         // The source is read by the copy's move before the instruction.

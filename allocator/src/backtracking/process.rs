@@ -393,10 +393,6 @@ impl Loop<'_> {
         self.conflicts.clear();
         let b = &self.bundles[k as usize];
         for &(from, to, _) in &b.ranges {
-            let mut stop = false;
-            let bundles = &self.bundles;
-            let spillsets = &self.spillsets;
-            let _ = spillsets;
             let conflicts = &mut self.conflicts;
             self.maps.overlaps(r, from, to, |at, owner| {
                 first = first.min(at);
@@ -404,14 +400,10 @@ impl Loop<'_> {
                     cost = u32::MAX;
                 } else if !conflicts.contains(&owner) {
                     conflicts.push(owner);
-                    let _ = bundles;
                 }
                 true
             });
             if cost == u32::MAX {
-                stop = true;
-            }
-            if stop {
                 break;
             }
         }
