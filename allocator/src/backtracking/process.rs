@@ -192,8 +192,10 @@ impl Loop<'_> {
     }
 
     fn weight(&self, k: u32, req: Req) -> u32 {
-        if self.minimal(k) {
-            return MINIMAL + 64 - req.choices();
+        // A minimal bundle that a slot would do for never needs to evict:
+        // it weighs what its uses weigh.
+        if self.minimal(k) && req.needs_reg() {
+            return MINIMAL + 64 - self.choices(k, req);
         }
         let b = &self.bundles[k as usize];
         let mut sum = 0u64;
@@ -207,6 +209,34 @@ impl Loop<'_> {
                 .sum::<u64>();
         }
         (sum * 3 / (len + 3)).min(MAX_NORMAL) as u32
+    }
+
+    /// How many registers bundle `k` may take that no reservation
+    /// blocks: the tightness minimal bundles contend by. Reservations never
+    /// change, so a bundle that fits in one register only must win over
+    /// one that merely accepts fewer registers on paper.
+    fn choices(&self, k: u32, req: Req) -> u32 {
+        let mask = match req {
+            Req::Fixed(_) | Req::Pinned(_) => return 1,
+            Req::Regs(m) => m,
+            _ => u64::MAX,
+        };
+        let ranges = &self.bundles[k as usize].ranges;
+        let mut n = 0;
+        for &r in &self.order[self.class(k).index()] {
+            if mask & (1 << r.hw()) == 0 {
+                continue;
+            }
+            let mut reserved = false;
+            for &(from, to, _) in ranges {
+                self.maps.overlaps(r, from, to, |_, owner| {
+                    reserved |= owner == RESERVED;
+                    !reserved
+                });
+            }
+            n += u32::from(!reserved);
+        }
+        n.min(64)
     }
 
     fn class(&self, k: u32) -> RegClass {

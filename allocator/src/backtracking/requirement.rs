@@ -97,16 +97,6 @@ impl Req {
     pub fn stack_ok(self) -> bool {
         matches!(self, Req::Top | Req::Any)
     }
-
-    /// How few registers satisfy it (1 for `fixed`), for ranking the
-    /// smallest bundles, which must all get their place.
-    pub fn choices(self) -> u32 {
-        match self {
-            Req::Regs(m) => m.count_ones(),
-            Req::Fixed(_) | Req::Pinned(_) => 1,
-            _ => 64,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -150,7 +140,5 @@ mod tests {
         assert_eq!(Req::Regs(0b01).meet(Req::Regs(0b10)), Req::Conflict);
         assert_eq!(Req::Conflict.meet(Req::Any), Req::Conflict);
         assert!(reg.needs_reg() && !Req::Stack.needs_reg() && !Req::Any.needs_reg());
-        assert_eq!((lim.choices(), Req::Fixed(p(0)).choices()), (2, 1));
-        assert_eq!(Req::Any.choices(), 64);
     }
 }
