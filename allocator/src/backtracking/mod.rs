@@ -54,6 +54,9 @@ pub struct BacktrackingStats {
     pub spill_sets_spilled: u64,
     pub slots: u64,
     pub redundant_moves_removed: u64,
+    /// Reloads turned into register moves because a register still held
+    /// the value.
+    pub reloads_from_registers: u64,
 }
 
 impl Backtracking {
@@ -109,7 +112,8 @@ impl Backtracking {
             second_chance: allocated.stats.second_chance,
             spill_sets_spilled: allocated.spillsets.iter().filter(|s| s.needed).count() as u64,
             slots: u64::from(slots.count),
-            redundant_moves_removed: removed as u64,
+            redundant_moves_removed: removed.dropped as u64,
+            reloads_from_registers: removed.reloads_from_registers as u64,
         };
         Ok((
             Output {
@@ -147,6 +151,7 @@ impl Allocator for Backtracking {
                 ("spill_sets_spilled", s.spill_sets_spilled),
                 ("slots", s.slots),
                 ("redundant_moves_removed", s.redundant_moves_removed),
+                ("reloads_from_registers", s.reloads_from_registers),
             ],
         ))
     }

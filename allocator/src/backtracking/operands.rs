@@ -2,8 +2,9 @@
 //! three rewrites that let the core allocator see one requirement per
 //! value per point:
 //!
-//! - **Several reads of one value.** Reads whose requirements meet share
-//!   one record and one location (the others are aliases). A read that
+//! - **Several reads of one value.** Reads at one point whose requirements
+//!   meet share one record and one location (the others are aliases), and
+//!   so do an early and a late read that meet as `any` or `stack`. A read that
 //!   cannot share (`fixed(p0)` and `fixed(p1)` of one value, say) gets a
 //!   *copy value*: a fresh value live only at this instruction, filled by a
 //!   move before it. A `fixed` read of a value that lives on past an
@@ -184,12 +185,21 @@ pub fn plan_inst(
             e(i)
         };
         let slot = base + k as u32;
+        // Reads at one point share when their requirements meet; an early
+        // and a late read only when they meet as `any` or `stack`, so that
+        // the shared location need not be a register the instruction
+        // writes.
         let group = out.uses[first_group..].iter_mut().find(|g| {
-            g.value == v && g.slot != GHOST && g.point == point && g.req.meet(req) != Req::Conflict
+            let met = g.req.meet(req);
+            g.value == v
+                && g.slot != GHOST
+                && met != Req::Conflict
+                && (g.point == point || met.stack_ok() || met == Req::Stack)
         });
         match group {
             Some(g) => {
                 g.req = g.req.meet(req);
+                g.point = g.point.max(point);
                 rw.aliases.push((slot, g.slot));
             }
             None => out.uses.push(Record {

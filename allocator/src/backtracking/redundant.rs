@@ -1,9 +1,10 @@
 //! Redundant move elimination inside each block: every location is tracked
 //! as holding a symbol (the vreg a def wrote, or a name given to an unknown
 //! content when a move first reads it); a move whose destination already
-//! holds its source's symbol is dropped. Defs, clobbers and `nonalloc`
-//! operands overwrite what they touch; nothing is assumed at a block's
-//! entry.
+//! holds its source's symbol is dropped, and a reload whose symbol a
+//! register still holds reads that register instead (a register move costs
+//! a twentieth of a reload). Defs, clobbers and `nonalloc` operands
+//! overwrite what they touch; nothing is assumed at a block's entry.
 
 use crate::ir::function::Function;
 use crate::ir::index::{PReg, ProgPoint};
@@ -19,10 +20,27 @@ fn key(a: Allocation) -> Option<usize> {
     }
 }
 
-/// Drops redundant moves from `edits` (sorted, all `before` points);
-/// returns how many it dropped.
-pub fn eliminate(f: &Function, allocs: &[Allocation], edits: &mut Vec<(ProgPoint, Move)>) -> usize {
+/// What [`eliminate`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eliminated {
+    /// Moves dropped.
+    pub dropped: usize,
+    /// Reloads turned into register moves.
+    pub reloads_from_registers: usize,
+}
+
+/// Drops redundant moves from `edits` (sorted, all `before` points) and
+/// makes reloads read a register holding the same value where one does.
+pub fn eliminate(
+    f: &Function,
+    allocs: &[Allocation],
+    edits: &mut Vec<(ProgPoint, Move)>,
+) -> Eliminated {
     let mut content: Vec<u32> = Vec::new();
+    // Per symbol, the register that last received it (valid while that
+    // register's content still is the symbol).
+    let mut holder: Vec<u32> = Vec::new();
+    let mut rewritten = 0;
     let mut touched: Vec<usize> = Vec::new();
     let mut next_sym = f.num_vregs() as u32 + 1;
     let mut keep = vec![true; edits.len()];
@@ -33,6 +51,14 @@ pub fn eliminate(f: &Function, allocs: &[Allocation], edits: &mut Vec<(ProgPoint
         }
         content[at] = sym;
         touched.push(at);
+    };
+    let note = |holder: &mut Vec<u32>, at: usize, sym: u32| {
+        if at < PReg::NUM_INDEX {
+            if sym as usize >= holder.len() {
+                holder.resize(sym as usize + 1, u32::MAX);
+            }
+            holder[sym as usize] = at as u32;
+        }
     };
     for b in f.blocks() {
         for &t in &touched {
@@ -48,11 +74,21 @@ pub fn eliminate(f: &Function, allocs: &[Allocation], edits: &mut Vec<(ProgPoint
                         sym = next_sym;
                         next_sym += 1;
                         set(&mut content, &mut touched, from, sym);
+                        note(&mut holder, from, sym);
                     }
                     if content.get(to).copied() == Some(sym) {
                         keep[k] = false;
                     } else {
+                        if from >= PReg::NUM_INDEX && to < PReg::NUM_INDEX {
+                            if let Some(&r) = holder.get(sym as usize) {
+                                if r != u32::MAX && content[r as usize] == sym {
+                                    edits[k].1.from = Allocation::Reg(PReg::from_index(r as usize));
+                                    rewritten += 1;
+                                }
+                            }
+                        }
                         set(&mut content, &mut touched, to, sym);
+                        note(&mut holder, to, sym);
                     }
                 }
                 k += 1;
@@ -61,7 +97,9 @@ pub fn eliminate(f: &Function, allocs: &[Allocation], edits: &mut Vec<(ProgPoint
             for (j, op) in f.inst_operands(i).iter().enumerate() {
                 if let Some(at) = key(allocs[base + j]) {
                     if op.is_def() {
-                        set(&mut content, &mut touched, at, op.vreg().index() as u32 + 1);
+                        let sym = op.vreg().index() as u32 + 1;
+                        set(&mut content, &mut touched, at, sym);
+                        note(&mut holder, at, sym);
                     } else if op.is_nonalloc() {
                         set(&mut content, &mut touched, at, UNKNOWN);
                     }
@@ -78,5 +116,8 @@ pub fn eliminate(f: &Function, allocs: &[Allocation], edits: &mut Vec<(ProgPoint
         n += 1;
         keep[n - 1]
     });
-    before - edits.len()
+    Eliminated {
+        dropped: before - edits.len(),
+        reloads_from_registers: rewritten,
+    }
 }
