@@ -116,6 +116,7 @@ fn main() {
     }
     versus(bt, ion, &ra2);
     versus(bt, ls, &ra2);
+    versus(ls, ion, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");
     let fast = cases(&ssagen::Config::regalloc2_fastalloc());
     for a in fuzz_targets::allocators() {
