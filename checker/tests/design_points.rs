@@ -1,7 +1,8 @@
 //! Each allocator's design points (`tests/cases/<allocator>/*.ra`): each
 //! case passes both oracles and needs exactly the number of moves its
-//! `# expect: moves N` line names, so a change in the allocator's choices
-//! shows up here.
+//! `# expect: moves N` line names (and, with `# expect: cost X`, exactly
+//! that loop-weighted cost), so a change in the allocator's choices shows
+//! up here.
 
 use allocator::ir::text::parse_and_validate;
 use allocator::Allocator;
@@ -30,6 +31,19 @@ fn design_points(a: &dyn Allocator) -> usize {
                 .unwrap_or_else(|d| panic!("{}: {d}", path.display()));
         }
         assert_eq!(out.edits.len(), expect, "{}: moves", path.display());
+        // `# expect: cost X` pins where the moves go, not only how many.
+        if let Some(cost) = text.lines().find_map(|l| l.strip_prefix("# expect: cost ")) {
+            let depth = allocator::analysis::loops::loop_depths(&case.func);
+            let got = out.cost_tenths(&case.func, &depth, |r| {
+                case.machine.role(r) == allocator::PRegRole::FixedStack
+            });
+            assert_eq!(
+                format!("{}.{}", got / 10, got % 10),
+                cost.trim(),
+                "{}: cost",
+                path.display()
+            );
+        }
         n += 1;
     }
     n
@@ -41,11 +55,11 @@ fn linear_scan_design_points() {
     assert!(n >= 12, "only {n} cases");
 }
 
-/// The `# expect: NAME N` lines of a case, other than `moves`.
+/// The `# expect: NAME N` lines of a case, other than `moves` and `cost`.
 fn expected_stats(text: &str) -> Vec<(String, u64)> {
     text.lines()
         .filter_map(|l| l.strip_prefix("# expect: "))
-        .filter(|l| !l.starts_with("moves "))
+        .filter(|l| !l.starts_with("moves ") && !l.starts_with("cost "))
         .map(|l| {
             let (name, n) = l.split_once(' ').expect("`# expect: NAME N`");
             (name.to_string(), n.trim().parse().expect("a count"))

@@ -414,3 +414,28 @@ fn resolve(
     }
     edits
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::index::{PReg, RegClass};
+
+    #[test]
+    fn a_value_is_nowhere_between_its_pieces() {
+        let r = Allocation::Reg(PReg::new(3, RegClass::Int));
+        let s = Allocation::Stack(SpillSlot(0));
+        // Value 0 lives in [3, 7) in r and [12, 15) in s; value 1 nowhere.
+        let p = Pieces {
+            start: vec![0, 2, 2],
+            pieces: vec![(3, 7, r), (12, 15, s)],
+        };
+        assert_eq!(p.at(0, 3), r);
+        assert_eq!(p.at(0, 6), r);
+        assert_eq!(p.at(0, 7), Allocation::None);
+        assert_eq!(p.at(0, 11), Allocation::None);
+        assert_eq!(p.at(0, 12), s);
+        assert_eq!(p.at(0, 2), Allocation::None);
+        assert_eq!(p.at(0, 15), Allocation::None);
+        assert_eq!(p.at(1, 5), Allocation::None);
+    }
+}
