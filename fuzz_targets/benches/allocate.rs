@@ -1,7 +1,7 @@
 //! `cargo bench -p fuzz_targets --bench allocate`: each allocator's cost
 //! per instruction on 300 functions generated from random 4 KiB inputs
 //! (plain timing loop; runs on stable Rust), its mean moves per case and
-//! its loop-weighted cost per case ([`allocator::Output::cost_tenths`]);
+//! its loop-weighted cost per case (`fuzz_targets::quality::Quality::of`);
 //! then the backtracking allocator against `regalloc2_ion` and the linear
 //! scan on exactly the cases both take, timed in the same run, as ratios.
 //!
@@ -36,10 +36,7 @@ fn measure(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, f64) {
         for c in cases {
             if let Ok(out) = std::hint::black_box(a.run(&c.func, &c.machine)) {
                 moves += out.edits.len();
-                let depth = allocator::analysis::loops::loop_depths(&c.func);
-                cost += out.cost_tenths(&c.func, &depth, |r| {
-                    c.machine.role(r) == allocator::PRegRole::FixedStack
-                });
+                cost += fuzz_targets::quality::Quality::of(c, Some(&out)).cost_tenths;
             }
         }
         best = best.min(t.elapsed().as_nanos() as f64 / insts.max(1) as f64);

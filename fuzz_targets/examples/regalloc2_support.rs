@@ -22,7 +22,7 @@ fn main() {
     let mut taken = [0u64; 2];
     let mut gave_up = [0u64; 2];
     for seed in 0..count {
-        let bytes = fuzz_targets::cli::seeded_bytes(seed, 4096);
+        let bytes = fuzz_targets::inputs::seeded_bytes(seed, 4096);
         let case = ssagen::generate_from_bytes(&bytes, &config);
         for (k, l) in Limitation::ALL.iter().enumerate() {
             hits[k] += l.hit(&case.func, &case.machine) as u64;

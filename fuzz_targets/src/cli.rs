@@ -2,6 +2,7 @@
 //! the exit status, so tests can run them without a process.
 
 use crate::engine::triage::Verdict;
+use crate::inputs::{read_file, seeded_bytes};
 use crate::reduce::predicate::{
     checker_target_of, reduce_for_allocator, reduce_for_command, ReduceBy,
 };
@@ -10,17 +11,6 @@ use crate::reduce::Input;
 use allocator::ir::text::parse_and_validate;
 use std::io::Write;
 use std::path::Path;
-
-/// Reads a case file, or reports `FILE: cannot read: ...`.
-pub fn read_file(path: &Path, out: &mut dyn Write) -> Option<Vec<u8>> {
-    match std::fs::read(path) {
-        Ok(b) => Some(b),
-        Err(e) => {
-            let _ = writeln!(out, "{}: cannot read: {e}", path.display());
-            None
-        }
-    }
-}
 
 /// `rafuzz validate FILE...`: `FILE: ok` per valid case, `FILE:LINE:COL:
 /// message` per error; status 1 if any file has an error.
@@ -58,15 +48,6 @@ pub fn list(out: &mut dyn Write) -> i32 {
         let _ = writeln!(out, "  {:<24} {}", t.name, t.description);
     }
     0
-}
-
-/// The fuzz input `rafuzz gen --seed N --size BYTES` works from: `size`
-/// bytes from ChaCha8 seeded with `seed`.
-pub fn seeded_bytes(seed: u64, size: usize) -> Vec<u8> {
-    use rand::{RngCore, SeedableRng};
-    let mut bytes = vec![0u8; size];
-    rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut bytes);
-    bytes
 }
 
 /// `rafuzz gen --seed N [--size BYTES] [--raw]`: the generated case as text,
@@ -221,16 +202,12 @@ pub fn alloc(
                 }
                 cases += 1;
                 insts += case.func.num_insts();
-                let st = o.stats(|r| case.machine.role(r) == allocator::PRegRole::FixedStack);
-                let depth = allocator::analysis::loops::loop_depths(&case.func);
-                let weighted = o.weighted_moves(&case.func, &depth);
-                let cost = o.cost_tenths(&case.func, &depth, |r| {
-                    case.machine.role(r) == allocator::PRegRole::FixedStack
-                });
+                let q = crate::quality::Quality::of(&case, Some(&o));
+                let cost = q.cost_tenths;
                 let _ = writeln!(
                     out,
-                    "# {name}: {} moves ({} spills, {} reloads, {} register moves), {weighted} loop-weighted, cost {}.{}, {} spill slots",
-                    st.moves, st.spills, st.reloads, st.reg_moves, cost / 10, cost % 10, o.num_spillslots
+                    "# {name}: {} moves ({} spills, {} reloads, {} register moves), {} loop-weighted, cost {}.{}, {} spill slots",
+                    q.moves, q.spills, q.reloads, q.reg_moves, q.weighted, cost / 10, cost % 10, o.num_spillslots
                 );
                 if !counters.is_empty() {
                     let list: Vec<String> =
@@ -480,4 +457,98 @@ pub fn register_external(spec: &str, timeout_ms: u64) -> Result<(), String> {
         format!("`{spec}`: only an outside program (`cmd:PROGRAM ARGS`) can be added here")
     })?;
     crate::external::register(cmd, std::time::Duration::from_millis(timeout_ms)).map(|_| ())
+}
+
+/// `rafuzz explain FILE [--vreg V] [--block B] [--html OUT]`: the case's
+/// allocation point by point; status 1 when the checker or the interpreter
+/// rejects it, 2 on bad input.
+pub fn explain(
+    file: &Path,
+    vreg: Option<&str>,
+    block: Option<&str>,
+    html: Option<&Path>,
+    out: &mut dyn Write,
+) -> i32 {
+    let Some((case, _)) = load_case(file, out) else {
+        return 2;
+    };
+    let Some(output) = &case.output else {
+        let _ = writeln!(out, "{}: no allocation section to explain", file.display());
+        return 2;
+    };
+    let vreg = match vreg {
+        None => None,
+        Some(t) => match allocator::ir::text::parse_vreg(t) {
+            Some(v) => Some(v),
+            None => {
+                let _ = writeln!(out, "`{t}` is not a vreg (write it as the case does: v7i)");
+                return 2;
+            }
+        },
+    };
+    let block = match block {
+        None => None,
+        Some(t) => match t
+            .strip_prefix("block")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n < case.func.num_blocks())
+        {
+            Some(n) => Some(allocator::Block::new(n)),
+            None => {
+                let _ = writeln!(
+                    out,
+                    "`{t}` is not a block of the case (block0 to block{})",
+                    case.func.num_blocks() - 1
+                );
+                return 2;
+            }
+        },
+    };
+    if let Some(v) = vreg.filter(|v| v.index() >= case.func.num_vregs()) {
+        let _ = writeln!(out, "the case has no {v}");
+        return 2;
+    }
+    let model = crate::explain::Model::new(&case, output);
+    let opts = crate::explain::Options { vreg, block };
+    let _ = out.write_all(crate::explain::text(&model, &opts).as_bytes());
+    if let Some(path) = html {
+        let page = crate::explain::html::page(&model, &file.display().to_string());
+        if let Err(e) = std::fs::write(path, page) {
+            let _ = writeln!(out, "{}: cannot write: {e}", path.display());
+            return 2;
+        }
+        let _ = writeln!(out, "# wrote {}", path.display());
+    }
+    i32::from(!model.trace.errors.is_empty() || model.from_interp)
+}
+
+/// `rafuzz compare --allocator A --allocator B ...`: see
+/// [`crate::compare`]. Status 2 on a usage error.
+pub fn compare(
+    names: &[String],
+    cmd_timeout: u64,
+    opts: &crate::compare::Options,
+    out: &mut dyn Write,
+) -> i32 {
+    if names.len() != 2 {
+        let _ = writeln!(out, "give --allocator exactly twice: A, then B");
+        return 2;
+    }
+    let mut pair = Vec::new();
+    for name in names {
+        if crate::external::command_of(name).is_some() {
+            if let Err(e) = register_external(name, cmd_timeout) {
+                let _ = writeln!(out, "{e}");
+                return 2;
+            }
+        }
+        match crate::allocator_by_name(name) {
+            Some(a) => pair.push(a),
+            None => {
+                let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
+                return 2;
+            }
+        }
+    }
+    crate::compare::compare(pair[0], pair[1], opts, out)
 }

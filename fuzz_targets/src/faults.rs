@@ -15,7 +15,10 @@
 //! - `forget_clobber`: allocates as if the first clobber of an allocatable
 //!   register were not there;
 //! - `late_spill`: moves the first store of a register into a spill slot to
-//!   the same point of the next instruction of its block.
+//!   the same point of the next instruction of its block;
+//! - `extra_spill`: a correct allocation that costs more than it must: the
+//!   first register read gets a store to a fresh slot and a reload back
+//!   just before it. Its target finds nothing; `rafuzz compare` does.
 
 use crate::reduce::draft::Draft;
 use allocator::linear_scan::LinearScan;
@@ -31,6 +34,7 @@ pub enum Fault {
     SwapReuse,
     ForgetClobber,
     LateSpill,
+    ExtraSpill,
 }
 
 /// `linear_scan` with one planted bug.
@@ -40,7 +44,7 @@ pub struct Faulty {
 }
 
 /// Every faulty allocator.
-pub static FAULTY: [Faulty; 4] = [
+pub static FAULTY: [Faulty; 5] = [
     Faulty {
         fault: Fault::DropEdgeMove,
         name: "linear_scan+drop_edge_move",
@@ -57,6 +61,10 @@ pub static FAULTY: [Faulty; 4] = [
         fault: Fault::LateSpill,
         name: "linear_scan+late_spill",
     },
+    Faulty {
+        fault: Fault::ExtraSpill,
+        name: "linear_scan+extra_spill",
+    },
 ];
 
 impl Faulty {
@@ -67,6 +75,7 @@ impl Faulty {
             Fault::SwapReuse => "fault_swap_reuse",
             Fault::ForgetClobber => "fault_forget_clobber",
             Fault::LateSpill => "fault_late_spill",
+            Fault::ExtraSpill => "fault_extra_spill",
         }
     }
 }
@@ -85,6 +94,7 @@ impl Allocator for Faulty {
             Fault::DropEdgeMove => drop_edge_move(func, &mut out),
             Fault::SwapReuse => swap_reuse(func, &mut out),
             Fault::LateSpill => late_spill(func, &mut out),
+            Fault::ExtraSpill => extra_spill(func, env, &mut out),
             Fault::ForgetClobber => unreachable!(),
         }
         Ok(out)
@@ -143,6 +153,34 @@ fn late_spill(f: &Function, out: &mut Output) {
     let later = ProgPoint::new(Inst::new(p.inst().index() + 1), p.pos());
     let at = out.edits.partition_point(|&(q, _)| q < later);
     out.edits.insert(at, (later, m));
+}
+
+fn extra_spill(f: &Function, env: &MachineEnv, out: &mut Output) {
+    let read = f.insts().find_map(|i| {
+        let base = f.inst_operand_range(i).start;
+        f.inst_operands(i)
+            .iter()
+            .enumerate()
+            .find_map(|(k, op)| match out.allocs[base + k] {
+                Allocation::Reg(r)
+                    if op.is_use()
+                        && !op.is_nonalloc()
+                        && env.role(r) != allocator::PRegRole::FixedStack =>
+                {
+                    Some((i, r))
+                }
+                _ => None,
+            })
+    });
+    let Some((i, r)) = read else { return };
+    let slot = Allocation::Stack(allocator::SpillSlot::new(out.num_spillslots));
+    out.num_spillslots += 1;
+    let at = ProgPoint::before(i);
+    let k = out.edits.partition_point(|&(q, _)| q <= at);
+    let reg = Allocation::Reg(r);
+    let mv = |from, to| allocator::Move { from, to };
+    out.edits.insert(k, (at, mv(slot, reg)));
+    out.edits.insert(k, (at, mv(reg, slot)));
 }
 
 fn forget_first_clobber(f: &Function, env: &MachineEnv) -> Function {

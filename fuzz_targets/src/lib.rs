@@ -6,8 +6,10 @@
 //! however odd, passes. Engine wrappers turn a failure into a panic.
 
 pub mod cli;
+pub mod compare;
 pub mod context;
 pub mod engine;
+pub mod explain;
 pub mod external;
 pub mod failure;
 pub mod faults;

@@ -23,7 +23,9 @@ pub struct Quality {
 }
 
 impl Quality {
-    /// The figures of one allocation of `case` (`None`: not supported).
+    /// The figures of one allocation of `case` (`None`: not supported):
+    /// the one place every quality figure (`rafuzz alloc`, `differential
+    /// --stats`, `rafuzz compare`, the benchmark) is computed.
     pub fn of(case: &Case, out: Option<&Output>) -> Quality {
         let mut one = Quality::default();
         match out {

@@ -18,7 +18,7 @@ fn cases(n: u64, size: usize) -> Vec<allocator::Case> {
     (0..n)
         .map(|s| {
             ssagen::generate_from_bytes(
-                &fuzz_targets::cli::seeded_bytes(s, size),
+                &fuzz_targets::inputs::seeded_bytes(s, size),
                 &ssagen::Config::default(),
             )
         })

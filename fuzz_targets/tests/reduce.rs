@@ -106,7 +106,7 @@ fn a_300_instruction_case_reduces_within_10_seconds() {
         let t = fuzz_targets::target_by_name(name).unwrap();
         let case = (0..200)
             .map(|seed| {
-                let bytes = fuzz_targets::cli::seeded_bytes(seed, 4096);
+                let bytes = fuzz_targets::inputs::seeded_bytes(seed, 4096);
                 ssagen::generate_from_bytes(&bytes, &ssagen::Config::default())
             })
             .find(|c| {
@@ -157,7 +157,7 @@ fn two_failures() -> Target {
 #[test]
 fn reduction_keeps_the_failure_signature() {
     let t = two_failures();
-    let bytes = fuzz_targets::cli::seeded_bytes(3, 4096);
+    let bytes = fuzz_targets::inputs::seeded_bytes(3, 4096);
     let o = reduce_input(&t, &Input::Bytes(bytes), &Options::default()).unwrap();
     assert_eq!(o.signature.detail, "big");
     assert_eq!(reduced_case(&o).func.num_insts(), 5);
@@ -168,7 +168,7 @@ fn the_result_does_not_depend_on_the_number_of_threads() {
     let t = fuzz_targets::target_by_name("fault_drop_edge_move").unwrap();
     let case = (0..200)
         .map(|seed| {
-            let bytes = fuzz_targets::cli::seeded_bytes(seed, 2048);
+            let bytes = fuzz_targets::inputs::seeded_bytes(seed, 2048);
             ssagen::generate_from_bytes(&bytes, &ssagen::Config::default())
         })
         .find(|c| t.case_failure(c, &Default::default()).unwrap().is_some())
@@ -213,7 +213,7 @@ fn any_predicate_reduces_a_case() {
     let case = (0..100)
         .map(|s| {
             ssagen::generate_from_bytes(
-                &fuzz_targets::cli::seeded_bytes(s, 4096),
+                &fuzz_targets::inputs::seeded_bytes(s, 4096),
                 &ssagen::Config::default(),
             )
         })

@@ -130,7 +130,7 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
     // ones (regalloc2's profile, so that every allocator takes part).
     let mut generated: Vec<Case> = (0..150)
         .map(|s| {
-            let bytes = fuzz_targets::cli::seeded_bytes(s, 2048);
+            let bytes = fuzz_targets::inputs::seeded_bytes(s, 2048);
             ssagen::generate_from_bytes(&bytes, &ssagen::Config::regalloc2())
         })
         .collect();

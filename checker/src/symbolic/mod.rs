@@ -33,12 +33,14 @@ use allocator::{
 mod boundary;
 mod error;
 mod structural;
+pub mod trace;
 
 pub use error::{CheckError, ErrorKind};
 
 use boundary::*;
 use error::describe_set;
 use structural::{site_order, structural, Roles};
+use trace::{Observe, Quiet, TracePoint};
 
 /// Largest number of spill slots the dataflow tracks; slots above are
 /// reported and ignored.
@@ -230,7 +232,7 @@ impl Checker {
                 std::mem::swap(&mut self.ins[b.index()], &mut self.acc);
                 self.cur = b.index();
                 run_errs.clear();
-                self.run_block(&ctx, b, &mut run_errs);
+                self.run_block(&ctx, b, &mut run_errs, &mut Quiet);
                 std::mem::swap(&mut block_errs[b.index()], &mut run_errs);
                 self.store(f, b, &live);
                 if !self.reached[b.index()] || self.outs[b.index()] != self.next_out {
@@ -364,6 +366,11 @@ impl Checker {
             }
         }
         self.merge_out();
+        self.forget_writes();
+    }
+
+    /// Drops the running block's writes: its state is its in-state again.
+    fn forget_writes(&mut self) {
         for &l in &self.touched {
             self.is_touched[l as usize] = false;
         }
@@ -462,8 +469,15 @@ impl Checker {
         self.set(l, v);
     }
 
-    /// Runs block `b` from its in-state, checking every use.
-    fn run_block(&mut self, c: &Ctx, b: Block, errs: &mut Vec<CheckError>) {
+    /// Runs block `b` from its in-state, checking every use and telling
+    /// `obs` what each edit and instruction writes.
+    fn run_block<O: Observe>(
+        &mut self,
+        c: &Ctx,
+        b: Block,
+        errs: &mut Vec<CheckError>,
+        obs: &mut O,
+    ) {
         let f = c.f;
         for i in f.block_insts(b).iter() {
             let (s, e) = (
@@ -473,7 +487,7 @@ impl Checker {
             for k in s..e {
                 let (p, ei) = self.by_inst[k];
                 if p.pos() == InstPosition::Before {
-                    self.edit(c, ei as usize);
+                    self.edit(c, ei as usize, obs);
                 }
             }
             let ops = f.inst_operands(i);
@@ -498,21 +512,35 @@ impl Checker {
                     }
                 }
             }
+            if O::ON {
+                let written = f.inst_clobbers(i).iter().map(|r| r.index() as u32).chain(
+                    ops.iter()
+                        .zip(allocs)
+                        .filter(|(op, _)| op.is_def())
+                        .filter_map(|(_, &a)| c.key(a)),
+                );
+                for l in written {
+                    obs.wrote(TracePoint::Inst(i), l, &self.set_of(l));
+                }
+            }
             for k in s..e {
                 let (p, ei) = self.by_inst[k];
                 if p.pos() == InstPosition::After {
-                    self.edit(c, ei as usize);
+                    self.edit(c, ei as usize, obs);
                 }
             }
         }
     }
 
-    fn edit(&mut self, c: &Ctx, e: usize) {
+    fn edit<O: Observe>(&mut self, c: &Ctx, e: usize, obs: &mut O) {
         let m = c.out.edits[e].1;
-        if let (Some(from), Some(to)) = (c.key(m.from), c.key(m.to)) {
-            self.mv(from, to);
-        } else if let Some(to) = c.key(m.to) {
-            self.clear_loc(to);
+        let Some(to) = c.key(m.to) else { return };
+        match c.key(m.from) {
+            Some(from) => self.mv(from, to),
+            None => self.clear_loc(to),
+        }
+        if O::ON {
+            obs.wrote(TracePoint::Edit(e), to, &self.set_of(to));
         }
     }
 

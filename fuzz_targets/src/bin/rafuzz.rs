@@ -165,6 +165,66 @@ enum Command {
         #[arg(long, value_name = "COUNT")]
         stats: Option<usize>,
     },
+    /// Show what each register and slot holds at each point of a case's
+    /// allocation, with the first error marked where it happens.
+    Explain {
+        /// A case with its allocation section.
+        file: PathBuf,
+        /// Follow one value: where it lives, point by point.
+        #[arg(long, value_name = "VREG")]
+        vreg: Option<String>,
+        /// Show one block only.
+        #[arg(long, value_name = "BLOCK")]
+        block: Option<String>,
+        /// Also write the grid as one self-contained HTML page.
+        #[arg(long, value_name = "OUT.html")]
+        html: Option<PathBuf>,
+    },
+    /// Compare two allocators' loop-weighted cost and time on the same
+    /// cases (B against A), both oracles judging every allocation.
+    Compare {
+        /// A, then B (give it twice).
+        #[arg(long = "allocator", value_name = "NAME", num_args = 1, required = true)]
+        allocators: Vec<String>,
+        /// .ra files or folders of them.
+        #[arg(conflicts_with = "generate")]
+        files: Vec<PathBuf>,
+        /// Compare on N generated cases instead.
+        #[arg(long, value_name = "N")]
+        generate: Option<usize>,
+        /// Generator configuration of --generate: default, regalloc2,
+        /// regalloc2_fastalloc.
+        #[arg(long, value_name = "P", default_value = "default")]
+        profile: String,
+        /// First seed of --generate (case k comes from seed SEED+k).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Input size of --generate, in bytes.
+        #[arg(long, default_value_t = 4096)]
+        size: usize,
+        /// How many of the cases where B loses most to save.
+        #[arg(long, value_name = "K", default_value_t = 5)]
+        worst: usize,
+        /// Where to save them.
+        #[arg(long, value_name = "DIR", default_value = "compare-worst")]
+        save: PathBuf,
+        /// Reduce each saved case, keeping B at least half its excess
+        /// over A.
+        #[arg(long)]
+        reduce: bool,
+        /// Longest time spent reducing each.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        reduce_time: f64,
+        /// Exit 1 when the median cost ratio B/A is above R.
+        #[arg(long, value_name = "R")]
+        fail_if_median_above: Option<f64>,
+        /// Draw the distribution of the cost ratio as an SVG.
+        #[arg(long, value_name = "OUT.svg")]
+        plot: Option<PathBuf>,
+        /// How long an outside program may take over one case.
+        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        cmd_timeout: u64,
+    },
 }
 
 /// The oracles `rafuzz reduce --allocator` judges with.
@@ -307,6 +367,54 @@ fn main() {
                 }
             }
             fuzz_targets::cli::run(&target, &files, &mut out)
+        }
+        Command::Explain {
+            file,
+            vreg,
+            block,
+            html,
+        } => fuzz_targets::cli::explain(
+            &file,
+            vreg.as_deref(),
+            block.as_deref(),
+            html.as_deref(),
+            &mut out,
+        ),
+        Command::Compare {
+            allocators,
+            files,
+            generate,
+            profile,
+            seed,
+            size,
+            worst,
+            save,
+            reduce,
+            reduce_time,
+            fail_if_median_above,
+            plot,
+            cmd_timeout,
+        } => {
+            use fuzz_targets::compare::{Options, Source};
+            let source = match generate {
+                Some(count) => Source::Generate {
+                    count,
+                    seed,
+                    size,
+                    profile,
+                },
+                None => Source::Files(files),
+            };
+            let opts = Options {
+                source,
+                worst,
+                save,
+                reduce,
+                reduce_time: std::time::Duration::from_secs_f64(reduce_time),
+                fail_if_median_above,
+                plot,
+            };
+            fuzz_targets::cli::compare(&allocators, cmd_timeout, &opts, &mut out)
         }
         Command::Serve { allocator } => {
             fuzz_targets::external::serve::serve(&allocator, &mut std::io::stdin().lock(), &mut out)

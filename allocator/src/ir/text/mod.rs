@@ -7,8 +7,8 @@ mod lexer;
 mod parser;
 mod printer;
 
-pub use parser::parse;
-pub use printer::{print, print_allocation, print_function, print_machine};
+pub use parser::{parse, parse_vreg};
+pub use printer::{print, print_allocation, print_function, print_inst, print_machine};
 
 use crate::ir::case::Case;
 

@@ -53,6 +53,13 @@ fn digits_of<'w>(word: &'w str, prefix: &str) -> &'w str {
 }
 
 /// `v<index><class>`.
+/// A vreg as the format writes it (`v7i`); `None` for anything else.
+pub fn parse_vreg(word: &str) -> Option<VReg> {
+    vreg_of(word)
+        .and_then(Result::ok)
+        .filter(|v| v.to_string() == word)
+}
+
 fn vreg_of(word: &str) -> Option<Result<VReg, String>> {
     let (n, suffix) = split_indexed(word, "v")?;
     let class = class_of_suffix(suffix)?;

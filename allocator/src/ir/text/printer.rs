@@ -89,32 +89,39 @@ pub fn print_function(s: &mut String, f: &Function) {
         }
         s.push_str(":\n");
         for i in f.block_insts(b).iter() {
-            let _ = write!(s, "    {i}: {}", f.opcode(i));
-            for op in f.inst_operands(i) {
-                let _ = write!(s, " {op}");
-            }
-            let clobbers = f.inst_clobbers(i);
-            if !clobbers.is_empty() {
-                s.push_str(" clobbers(");
-                for (k, r) in clobbers.iter().enumerate() {
-                    if k > 0 {
-                        s.push_str(", ");
-                    }
-                    let _ = write!(s, "{r}");
-                }
-                s.push(')');
-            }
-            for t in 0..f.num_targets(i) {
-                s.push_str(if t == 0 { " -> " } else { ", " });
-                let (block, args) = f.target(i, t);
-                let _ = write!(s, "{block}(");
-                push_vregs(s, args);
-                s.push(')');
-            }
+            let _ = write!(s, "    {i}: ");
+            print_inst(s, f, i);
             s.push('\n');
         }
     }
     s.push_str("end\n");
+}
+
+/// Appends instruction `i` as its line says it after `instN: `: opcode,
+/// operands, clobbers and targets.
+pub fn print_inst(s: &mut String, f: &Function, i: crate::ir::index::Inst) {
+    let _ = write!(s, "{}", f.opcode(i));
+    for op in f.inst_operands(i) {
+        let _ = write!(s, " {op}");
+    }
+    let clobbers = f.inst_clobbers(i);
+    if !clobbers.is_empty() {
+        s.push_str(" clobbers(");
+        for (k, r) in clobbers.iter().enumerate() {
+            if k > 0 {
+                s.push_str(", ");
+            }
+            let _ = write!(s, "{r}");
+        }
+        s.push(')');
+    }
+    for t in 0..f.num_targets(i) {
+        s.push_str(if t == 0 { " -> " } else { ", " });
+        let (block, args) = f.target(i, t);
+        let _ = write!(s, "{block}(");
+        push_vregs(s, args);
+        s.push(')');
+    }
 }
 
 /// Appends the `allocation` section: each instruction's line, with the edits

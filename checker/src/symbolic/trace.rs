@@ -1,0 +1,226 @@
+//! The checker's state made visible: after the fixpoint, each block is run
+//! once more from its final in-state and every location an edit or an
+//! instruction writes is reported with the set it then holds. This is what
+//! `rafuzz explain` shows; the verdict itself never needs it, so the
+//! observer is a type parameter that the check compiles away.
+
+use super::boundary::{pair_loc, pair_vreg};
+use super::structural::Roles;
+use super::{CheckError, Checker, Ctx, MAX_TRACKED_SLOTS};
+use allocator::{Allocation, Function, Inst, MachineEnv, Output, PReg, RegClass, SpillSlot, VReg};
+
+/// Where a [`Change`] happens: after edit `e` of the output, or after an
+/// instruction (its clobbers and defs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TracePoint {
+    Edit(usize),
+    Inst(Inst),
+}
+
+/// A location written at a point, and the vregs it holds after it (empty:
+/// nothing the program still needs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub at: TracePoint,
+    pub loc: Allocation,
+    pub holds: Vec<VReg>,
+}
+
+/// What each location holds at one point: `(location, vregs)` in location
+/// order, locations that hold nothing left out.
+pub type State = Vec<(Allocation, Vec<VReg>)>;
+
+/// The symbolic state of a whole allocation, point by point.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Per block, what each location holds on entry (the meet over its
+    /// predecessors, restricted to live values), in location order; `None`
+    /// for a block no path reaches.
+    pub entry: Vec<Option<State>>,
+    /// Every write, in program order.
+    pub changes: Vec<Change>,
+    /// The checker's verdict, as [`super::check`] gives it.
+    pub errors: Vec<CheckError>,
+}
+
+/// What a block's run reports, besides its errors.
+pub(super) trait Observe {
+    /// Whether anything is reported (the check's observer is off).
+    const ON: bool;
+    fn wrote(&mut self, at: TracePoint, loc: u32, set: &[u32]);
+}
+
+/// The observer of a plain check.
+pub(super) struct Quiet;
+
+impl Observe for Quiet {
+    const ON: bool = false;
+    fn wrote(&mut self, _: TracePoint, _: u32, _: &[u32]) {}
+}
+
+/// Collects the changes with vreg indices named by their class.
+struct Recorder<'a> {
+    class: &'a [RegClass],
+    changes: Vec<Change>,
+}
+
+impl Observe for Recorder<'_> {
+    const ON: bool = true;
+    fn wrote(&mut self, at: TracePoint, loc: u32, set: &[u32]) {
+        self.changes.push(Change {
+            at,
+            loc: location(loc),
+            holds: set.iter().map(|&v| vreg(self.class, v)).collect(),
+        });
+    }
+}
+
+/// The location of a dense key.
+fn location(l: u32) -> Allocation {
+    let l = l as usize;
+    if l < PReg::NUM_INDEX {
+        Allocation::Reg(PReg::from_index(l))
+    } else {
+        Allocation::Stack(SpillSlot::new(l - PReg::NUM_INDEX))
+    }
+}
+
+fn vreg(class: &[RegClass], v: u32) -> VReg {
+    VReg::new(v as usize, class[v as usize])
+}
+
+/// Each vreg's class, from its definition (a parameter or a def operand).
+pub fn vreg_classes(f: &Function) -> Vec<RegClass> {
+    let mut class = vec![RegClass::Int; f.num_vregs()];
+    for b in f.blocks() {
+        for p in f.block_params(b) {
+            class[p.index()] = p.class();
+        }
+    }
+    for i in f.insts() {
+        for op in f.inst_operands(i) {
+            if op.is_def() {
+                class[op.vreg().index()] = op.class();
+            }
+        }
+    }
+    class
+}
+
+/// Checks `out` and traces the symbolic state through it.
+pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
+    let mut c = Checker::default();
+    let errors = c.check(f, env, out);
+    if out.allocs.len() != f.num_operands() {
+        return Trace {
+            errors,
+            ..Trace::default()
+        };
+    }
+    let class = vreg_classes(f);
+    let roles = Roles::new(env, f);
+    let ctx = Ctx {
+        f,
+        roles: &roles,
+        out,
+        nslots: out.num_spillslots.min(MAX_TRACKED_SLOTS),
+    };
+    let mut rec = Recorder {
+        class: &class,
+        changes: Vec::new(),
+    };
+    let mut entry = Vec::with_capacity(f.num_blocks());
+    let mut ignored = Vec::new();
+    for b in f.blocks() {
+        if !c.reached[b.index()] {
+            entry.push(None);
+            continue;
+        }
+        let mut locs: State = Vec::new();
+        for &p in &c.ins[b.index()] {
+            let l = location(pair_loc(p));
+            let v = vreg(&class, pair_vreg(p));
+            match locs.last_mut() {
+                Some((last, set)) if *last == l => set.push(v),
+                _ => locs.push((l, vec![v])),
+            }
+        }
+        entry.push(Some(locs));
+        c.cur = b.index();
+        c.run_block(&ctx, b, &mut ignored, &mut rec);
+        c.forget_writes();
+    }
+    Trace {
+        entry,
+        changes: rec.changes,
+        errors,
+    }
+}
+
+/// The instruction a trace point belongs to (an edit's instruction).
+pub fn inst_of(out: &Output, at: TracePoint) -> Inst {
+    match at {
+        TracePoint::Edit(e) => out.edits[e].0.inst(),
+        TracePoint::Inst(i) => i,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator::ir::text::parse_and_validate;
+
+    const CASE: &str = "\
+machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: branch -> block1(v0i)
+  block1(v1i):
+    inst2: op use:v1i:reg clobbers(p1i)
+    inst3: ret
+end
+allocation
+  spillslots 1
+  inst0: p0i
+  edit before inst1: p0i -> stack0
+  edit before inst2: stack0 -> p1i
+  inst2: p1i
+end
+";
+
+    #[test]
+    fn reports_every_write_and_block_entries() {
+        let (case, _) = parse_and_validate(CASE.as_bytes()).unwrap();
+        let out = case.output.as_ref().unwrap();
+        let t = trace(&case.func, &case.machine, out);
+        assert!(t.errors.is_empty());
+        let p = |hw| Allocation::Reg(PReg::new(hw, RegClass::Int));
+        let s0 = Allocation::Stack(SpillSlot::new(0));
+        let v = |i| VReg::new(i, RegClass::Int);
+        let seen: Vec<(TracePoint, Allocation, Vec<VReg>)> = t
+            .changes
+            .iter()
+            .map(|c| (c.at, c.loc, c.holds.clone()))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (TracePoint::Inst(Inst::new(0)), p(0), vec![v(0)]),
+                (TracePoint::Edit(0), s0, vec![v(0)]),
+                (TracePoint::Edit(1), p(1), vec![v(0), v(1)]),
+                (TracePoint::Inst(Inst::new(2)), p(1), vec![]),
+            ]
+        );
+        // block1 starts with v1i (the parameter) and v0i in the slot; p0i
+        // keeps v0i too, which is live into block1 as its argument only.
+        let b1 = t.entry[1].as_ref().unwrap();
+        assert!(b1.contains(&(s0, vec![v(0), v(1)])));
+        assert_eq!(t.entry[0], Some(vec![]));
+        assert_eq!(inst_of(out, TracePoint::Edit(1)), Inst::new(2));
+    }
+}
