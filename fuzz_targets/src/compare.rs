@@ -58,7 +58,7 @@ pub fn profile(name: &str) -> Option<ssagen::Config> {
 }
 
 /// One allocator's result on one case.
-enum Result1 {
+enum Run {
     Took { cost_tenths: u64, nanos: u128 },
     Refused,
     Failed(String),
@@ -66,7 +66,7 @@ enum Result1 {
 
 /// Runs `a` on `case`, judged by both oracles; its cost and best-of-three
 /// time when it takes the case.
-fn run(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result1 {
+fn run(a: &dyn Allocator, case: &Case, ctx: &Context) -> Run {
     match allocate_and_judge(a, case, Oracles::Both, ctx) {
         Ok(Some(out)) => {
             let mut nanos = u128::MAX;
@@ -75,13 +75,13 @@ fn run(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result1 {
                 let _ = std::hint::black_box(a.run(&case.func, &case.machine));
                 nanos = nanos.min(t.elapsed().as_nanos());
             }
-            Result1::Took {
+            Run::Took {
                 cost_tenths: Quality::of(case, Some(&out)).cost_tenths,
                 nanos,
             }
         }
-        Ok(None) => Result1::Refused,
-        Err(f) => Result1::Failed(f.to_string().lines().next().unwrap_or("").to_string()),
+        Ok(None) => Run::Refused,
+        Err(f) => Run::Failed(f.to_string().lines().next().unwrap_or("").to_string()),
     }
 }
 
@@ -182,17 +182,17 @@ pub fn compare(a: &dyn Allocator, b: &dyn Allocator, opts: &Options, out: &mut d
         let rb = run(b, &case, &ctx);
         for (k, (r, who)) in [(&ra, a.name()), (&rb, b.name())].into_iter().enumerate() {
             match r {
-                Result1::Took { .. } => took[k] += 1,
-                Result1::Refused => refused[k] += 1,
-                Result1::Failed(msg) => failed.push(format!("{name}: {who}: {msg}")),
+                Run::Took { .. } => took[k] += 1,
+                Run::Refused => refused[k] += 1,
+                Run::Failed(msg) => failed.push(format!("{name}: {who}: {msg}")),
             }
         }
         if let (
-            Result1::Took {
+            Run::Took {
                 cost_tenths: ca,
                 nanos: ta,
             },
-            Result1::Took {
+            Run::Took {
                 cost_tenths: cb,
                 nanos: tb,
             },

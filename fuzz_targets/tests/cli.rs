@@ -3,20 +3,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-fn rafuzz(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rafuzz"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    (out.status.code().unwrap_or(-1), text)
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{rafuzz, root};
 
 fn cases(sub: &str) -> Vec<String> {
     allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
@@ -213,10 +201,7 @@ fn every_allocator_has_a_checker_target_and_joins_differential() {
 
 /// A scratch folder of its own for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rafuzz-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("cli", name)
 }
 
 /// A generated case of about 300 instructions that the faulty allocator

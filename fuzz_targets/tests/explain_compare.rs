@@ -4,26 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn rafuzz(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rafuzz"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    (out.status.code().unwrap_or(-1), text)
-}
+mod common;
+use common::{rafuzz, root};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
+/// A scratch folder of its own for one test.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rafuzz-explain-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("explain", name)
 }
 
 /// A real finding: regalloc2's ion allocation of a case it gets wrong.

@@ -194,7 +194,7 @@ pub fn plan_inst(
             g.value == v
                 && g.slot != GHOST
                 && met != Req::Conflict
-                && (g.point == point || met.stack_ok() || met == Req::Stack)
+                && (g.point == point || !met.needs_reg())
         });
         match group {
             Some(g) => {

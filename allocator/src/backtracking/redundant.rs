@@ -45,15 +45,18 @@ pub fn eliminate(
     let mut next_sym = f.num_vregs() as u32 + 1;
     let mut keep = vec![true; edits.len()];
     let mut k = 0;
-    let set = |content: &mut Vec<u32>, touched: &mut Vec<usize>, at: usize, sym: u32| {
+    // Location `at` now holds `sym`; a register is also noted as its holder.
+    let set = |content: &mut Vec<u32>,
+               touched: &mut Vec<usize>,
+               holder: &mut Vec<u32>,
+               at: usize,
+               sym: u32| {
         if at >= content.len() {
             content.resize(at + 1, UNKNOWN);
         }
         content[at] = sym;
         touched.push(at);
-    };
-    let note = |holder: &mut Vec<u32>, at: usize, sym: u32| {
-        if at < PReg::NUM_INDEX {
+        if at < PReg::NUM_INDEX && sym != UNKNOWN {
             if sym as usize >= holder.len() {
                 holder.resize(sym as usize + 1, u32::MAX);
             }
@@ -73,8 +76,7 @@ pub fn eliminate(
                     if sym == UNKNOWN {
                         sym = next_sym;
                         next_sym += 1;
-                        set(&mut content, &mut touched, from, sym);
-                        note(&mut holder, from, sym);
+                        set(&mut content, &mut touched, &mut holder, from, sym);
                     }
                     if content.get(to).copied() == Some(sym) {
                         keep[k] = false;
@@ -87,8 +89,7 @@ pub fn eliminate(
                                 }
                             }
                         }
-                        set(&mut content, &mut touched, to, sym);
-                        note(&mut holder, to, sym);
+                        set(&mut content, &mut touched, &mut holder, to, sym);
                     }
                 }
                 k += 1;
@@ -98,15 +99,14 @@ pub fn eliminate(
                 if let Some(at) = key(allocs[base + j]) {
                     if op.is_def() {
                         let sym = op.vreg().index() as u32 + 1;
-                        set(&mut content, &mut touched, at, sym);
-                        note(&mut holder, at, sym);
+                        set(&mut content, &mut touched, &mut holder, at, sym);
                     } else if op.is_nonalloc() {
-                        set(&mut content, &mut touched, at, UNKNOWN);
+                        set(&mut content, &mut touched, &mut holder, at, UNKNOWN);
                     }
                 }
             }
             for &r in f.inst_clobbers(i) {
-                set(&mut content, &mut touched, r.index(), UNKNOWN);
+                set(&mut content, &mut touched, &mut holder, r.index(), UNKNOWN);
             }
         }
     }

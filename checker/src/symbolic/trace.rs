@@ -157,14 +157,6 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
     }
 }
 
-/// The instruction a trace point belongs to (an edit's instruction).
-pub fn inst_of(out: &Output, at: TracePoint) -> Inst {
-    match at {
-        TracePoint::Edit(e) => out.edits[e].0.inst(),
-        TracePoint::Inst(i) => i,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,6 +213,5 @@ end
         let b1 = t.entry[1].as_ref().unwrap();
         assert!(b1.contains(&(s0, vec![v(0), v(1)])));
         assert_eq!(t.entry[0], Some(vec![]));
-        assert_eq!(inst_of(out, TracePoint::Edit(1)), Inst::new(2));
     }
 }

@@ -202,8 +202,7 @@ impl<'a> Model<'a> {
                 let _ = write!(s, "{b}");
                 let params = f.block_params(b);
                 if !params.is_empty() {
-                    let names: Vec<String> = params.iter().map(|v| v.to_string()).collect();
-                    let _ = write!(s, "({})", names.join(", "));
+                    let _ = write!(s, "({})", names(params, ""));
                 }
                 s.push(':');
             }
@@ -243,13 +242,18 @@ impl<'a> Model<'a> {
     }
 }
 
+/// `xs` named and comma-separated, or `none` when there are none.
+fn names<T: std::fmt::Display>(xs: &[T], none: &str) -> String {
+    if xs.is_empty() {
+        return none.into();
+    }
+    let names: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    names.join(", ")
+}
+
 /// Names a set of vregs: `v1i, v4i`, or `nothing`.
 pub fn describe(holds: &[VReg]) -> String {
-    if holds.is_empty() {
-        return "nothing".into();
-    }
-    let names: Vec<String> = holds.iter().map(|v| v.to_string()).collect();
-    names.join(", ")
+    names(holds, "nothing")
 }
 
 /// The terminal view.
@@ -370,11 +374,7 @@ pub fn text(m: &Model, opts: &Options) -> String {
 }
 
 fn list_locs(locs: &[Allocation]) -> String {
-    if locs.is_empty() {
-        return "nowhere".into();
-    }
-    let names: Vec<String> = locs.iter().map(|l| l.to_string()).collect();
-    names.join(", ")
+    names(locs, "nowhere")
 }
 
 #[cfg(test)]
