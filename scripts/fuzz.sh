@@ -5,7 +5,9 @@
 # Installs what the engine needs when it is missing (pinned versions), builds,
 # fuzzes, and exits 1 when a crash was found, printing where it is and the
 # command that replays it (2 when the engine itself could not run). Environment: SANITIZER=none builds libFuzzer
-# targets on stable Rust (default: address, which needs nightly).
+# targets on stable Rust (default: address, which needs nightly); TIMEOUT (seconds per
+# input, default 10) and RSS_LIMIT_MB (default 2048) are the limits past which an input
+# is a finding (a hang or a memory blow-up), passed to every engine in its own flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -23,6 +25,9 @@ if [ -d "corpus/$target" ] && [ -n "$(ls -A "corpus/$target")" ]; then
 else
     printf 'seed' > "$work/corpus/seed"
 fi
+
+timeout=${TIMEOUT:-10}
+rss_limit_mb=${RSS_LIMIT_MB:-2048}
 
 CARGO_FUZZ_VERSION=0.13.2
 HONGGFUZZ_VERSION=0.5.62
@@ -52,6 +57,7 @@ builtin)
     status=0
     # The built-in engine only reads corpus/<target>; it keeps its finds in memory.
     ./target/release/rafuzz fuzz --target "$target" --time "$secs" --corpus "$root/corpus" \
+        --timeout "$timeout" --rss-limit-mb "$rss_limit_mb" \
         --artifacts "$root/artifacts/builtin" || status=$?
     exit $status
     ;;
@@ -68,7 +74,8 @@ libfuzzer)
     cargo $toolchain fuzz build -O --debug-assertions -s "$sanitizer" "$target"
     status=0
     cargo $toolchain fuzz run -O --debug-assertions -s "$sanitizer" "$target" "$work/corpus" -- \
-        -max_total_time="$secs" -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
+        -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb="$rss_limit_mb" \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
     if [ $status -ne 0 ]; then
         crash=$(ls -t "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-* 2>/dev/null | head -n 1 || true)
         [ -n "$crash" ] && report "$crash"
@@ -81,7 +88,8 @@ honggfuzz)
     have cargo-hfuzz || cargo install --locked honggfuzz --version "$HONGGFUZZ_VERSION"
     cd fuzz_targets/hfuzz
     status=0
-    HFUZZ_RUN_ARGS="--run_time $secs --exit_upon_crash --exit_code_upon_crash 77 --input $work/corpus --crashdir $artifacts --quiet" \
+    # --tmout_sigvtalrm: an input past the timeout is reported as a crash.
+    HFUZZ_RUN_ARGS="--run_time $secs --timeout $timeout --tmout_sigvtalrm --rlimit_rss $rss_limit_mb --exit_upon_crash --exit_code_upon_crash 77 --input $work/corpus --crashdir $artifacts --quiet" \
         cargo hfuzz run "$target" || status=$?
     crash=$(ls -t "$artifacts"/*.fuzz 2>/dev/null | head -n 1 || true)
     if [ -n "$crash" ] || [ $status -eq 77 ]; then
@@ -97,12 +105,14 @@ afl)
     out=$work/out
     # AFL++ exits 0 even when it found crashes: the crashes folder decides.
     AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_BENCH_UNTIL_CRASH=1 \
-        cargo afl fuzz -i "$work/corpus" -o "$out" -V "$secs" "target/release/$target" >"$work/afl.log" 2>&1 || {
+        cargo afl fuzz -i "$work/corpus" -o "$out" -V "$secs" -t "$((timeout * 1000))" -m "$rss_limit_mb" \
+        "target/release/$target" >"$work/afl.log" 2>&1 || {
         tail -n 20 "$work/afl.log" >&2
         echo "AFL++ failed" >&2
         exit 2
     }
-    crashes=$(find "$out" -path '*/crashes/*' -type f ! -name README.txt 2>/dev/null || true)
+    # Inputs past the timeout land in hangs/: findings too.
+    crashes=$(find "$out" \( -path '*/crashes/*' -o -path '*/hangs/*' \) -type f ! -name README.txt 2>/dev/null || true)
     if [ -n "$crashes" ]; then
         for c in $crashes; do cp "$c" "$artifacts/"; done
         report "$artifacts/$(basename "$(echo "$crashes" | head -n 1)")"

@@ -50,6 +50,8 @@ fn main() {
         progress: Duration::from_secs(10),
         save_corpus: None,
         cross_check: false,
+        isolation: None,
+        slow: None,
     };
     let report = fuzz_targets::engine::fuzz(&opts, &mut std::io::stderr());
     let execs: u64 = report.rows.iter().map(|r| r.1).sum();

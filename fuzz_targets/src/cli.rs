@@ -96,8 +96,14 @@ pub fn run_one(
 /// `rafuzz run TARGET FILE...`: replays raw inputs (files, or every file of a
 /// directory) through one target; a `.ra` file is a case, run through the
 /// target's case check (targets that run on generated cases only). Status
-/// 1 if any of them fails.
-pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32 {
+/// 1 if any of them fails. The `watchdog`, if any, is told which input
+/// runs.
+pub fn run(
+    target: &str,
+    files: &[impl AsRef<Path>],
+    watchdog: Option<&crate::watchdog::Watchdog>,
+    out: &mut dyn Write,
+) -> i32 {
     let Some(t) = crate::target_by_name(target) else {
         let _ = writeln!(out, "no target named `{target}` (see `rafuzz list`)");
         return 2;
@@ -106,6 +112,9 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
     let ctx = crate::context::Context::default();
     let (mut ok, mut failed) = (0, 0);
     for path in &inputs {
+        if let Some(w) = watchdog {
+            w.begin(&path.display().to_string());
+        }
         let result = if path.extension().is_some_and(|e| e == "ra") {
             let Some((case, _)) = load_case(path, out) else {
                 failed += 1;
@@ -130,6 +139,9 @@ pub fn run(target: &str, files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32
             };
             run_one(&t, &data, &ctx)
         };
+        if let Some(w) = watchdog {
+            w.end();
+        }
         match result {
             Ok(()) => ok += 1,
             Err(f) => {
@@ -312,7 +324,9 @@ pub fn fuzz(
             let _ = writeln!(out, "\n{}:\n{}", t.name, stats(&report.context));
         }
     }
-    for t in crate::engine::triage::triage(&report.findings, &opts.targets, reduce_time) {
+    let isolation = opts.isolation.as_ref();
+    for t in crate::engine::triage::triage(&report.findings, &opts.targets, reduce_time, isolation)
+    {
         let f = t.finding;
         let _ = writeln!(
             out,
@@ -338,15 +352,41 @@ pub fn fuzz(
             }
             Verdict::Kept => {}
         }
-        let _ = writeln!(
-            out,
-            "  replay:  {} {} {}",
-            rafuzz_run(),
-            f.target,
-            t.replay.display()
-        );
+        let _ = writeln!(out, "  replay:  {}", replay_finding(f, &t.replay, opts));
     }
     i32::from(!report.findings.is_empty())
+}
+
+/// The command that shows a finding again: `rafuzz run` with the limit
+/// that caught it, or (a slow allocator) `rafuzz alloc --repeat` on its
+/// case, which prints the time per instruction.
+fn replay_finding(
+    f: &crate::engine::Finding,
+    replay: &Path,
+    opts: &crate::engine::Options,
+) -> String {
+    use crate::failure::Oracle;
+    let limits = opts
+        .isolation
+        .as_ref()
+        .map(|l| l.limits)
+        .unwrap_or_default();
+    let sig = &f.failure.signature;
+    let flag = match sig.oracle {
+        Oracle::Slow => {
+            let case = if replay.extension().is_some_and(|e| e == "ra") {
+                replay.to_path_buf()
+            } else {
+                replay.with_extension("ra")
+            };
+            let a = sig.allocator.unwrap_or("?");
+            return format!("rafuzz alloc --allocator {a} --repeat 3 {}", case.display());
+        }
+        Oracle::Timeout => format!(" --timeout {}", limits.timeout.as_secs_f64()),
+        Oracle::OutOfMemory => format!(" --rss-limit-mb {}", limits.rss_limit_mb),
+        _ => String::new(),
+    };
+    format!("{}{flag} {} {}", rafuzz_run(), f.target, replay.display())
 }
 
 /// Reads FILE as a case (a `.ra` file, or any file that parses as one
@@ -382,6 +422,7 @@ pub fn reduce(
     file: &Path,
     output: Option<&Path>,
     opts: &crate::reduce::Options,
+    isolation: Option<&crate::engine::process::Launcher>,
     out: &mut dyn Write,
 ) -> i32 {
     let (target, outcome) = match by {
@@ -393,9 +434,26 @@ pub fn reduce(
             let Some(input) = read_input(file, false, out) else {
                 return 1;
             };
+            let outcome = match isolation {
+                Some(l) => {
+                    let pool = crate::engine::process::Pool::new(l.clone(), t.name);
+                    crate::reduce::reduce_input_with(&t, &input, opts, &pool)
+                }
+                None => crate::reduce::reduce_input(&t, &input, opts),
+            };
+            (t.name.to_string(), outcome)
+        }
+        ReduceBy::Slow(name) => {
+            let Some(a) = crate::allocator_by_name(name) else {
+                let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
+                return 2;
+            };
+            let Some(Input::Case(case)) = read_input(file, true, out) else {
+                return 1;
+            };
             (
-                t.name.to_string(),
-                crate::reduce::reduce_input(&t, &input, opts),
+                String::new(),
+                crate::reduce::predicate::reduce_slow(a, case, opts),
             )
         }
         ReduceBy::Allocator(name, oracles) => {
@@ -551,4 +609,50 @@ pub fn compare(
         }
     }
     crate::compare::compare(pair[0], pair[1], opts, out)
+}
+
+/// `rafuzz scaling`: each allocator's time and peak heap on cases of one
+/// shape at growing sizes, with the growth exponents, as a table and
+/// (with `plot`) an SVG. Every registered allocator when `names` is
+/// empty. Status 2 on an unknown allocator or profile.
+pub fn scaling(
+    names: &[String],
+    opts: &crate::scaling::Options,
+    plot: Option<&Path>,
+    out: &mut dyn Write,
+) -> i32 {
+    let allocators: Vec<&dyn allocator::Allocator> = if names.is_empty() {
+        crate::allocators()
+    } else {
+        let mut v = Vec::new();
+        for n in names {
+            match crate::allocator_by_name(n) {
+                Some(a) => v.push(a),
+                None => {
+                    let _ = writeln!(out, "no allocator named `{n}` (see `rafuzz list`)");
+                    return 2;
+                }
+            }
+        }
+        v
+    };
+    let series = crate::scaling::measure(&allocators, opts);
+    let _ = write!(out, "{}", crate::scaling::table(&series));
+    for s in series.iter().filter(|s| s.points.len() < opts.sizes.len()) {
+        let _ = writeln!(
+            out,
+            "{} took {} of the {} cases and refused the others (--profile picks the kind of case)",
+            s.allocator,
+            s.points.len(),
+            opts.sizes.len()
+        );
+    }
+    if let Some(p) = plot {
+        if let Err(e) = std::fs::write(p, crate::scaling::plot(&series)) {
+            let _ = writeln!(out, "{}: {e}", p.display());
+            return 1;
+        }
+        let _ = writeln!(out, "plot: {}", p.display());
+    }
+    0
 }

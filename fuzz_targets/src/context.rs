@@ -5,6 +5,7 @@
 //! figures and a test can read exactly what its own run counted.
 
 use crate::quality::QualityBook;
+use crate::slow::{SlowRule, TimingBook};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Settings and counters of one campaign.
@@ -19,6 +20,12 @@ pub struct Context {
     pub verdicts: VerdictCounts,
     /// Each allocator's moves, spills and reloads (`differential`).
     pub quality: QualityBook,
+    /// Report slow allocator runs as findings by this rule (the built-in
+    /// engine's campaigns; `None` elsewhere: a replay or an engine wrapper
+    /// has no baseline to compare with).
+    pub slow: Option<SlowRule>,
+    /// The allocators' times per instruction, the baseline of `slow`.
+    pub timing: TimingBook,
 }
 
 impl Context {
@@ -27,6 +34,60 @@ impl Context {
         Context {
             cross_check,
             ..Context::default()
+        }
+    }
+
+    /// The counters as text, one `group name values...` line each, for a
+    /// worker process to hand its figures to the campaign
+    /// ([`Context::absorb`]).
+    pub fn export(&self) -> String {
+        let m = &self.mutants;
+        let v = &self.verdicts;
+        let mut s = format!(
+            "mutants {} {} {} {}\nverdicts {} {} {} {}\n",
+            load(&m.mutants),
+            load(&m.rejected),
+            load(&m.diverged),
+            load(&m.rejected_not_diverged),
+            load(&v.both_accept),
+            load(&v.both_reject),
+            load(&v.ours_stricter),
+            load(&v.not_run),
+        );
+        s.push_str(&self.quality.export());
+        s
+    }
+
+    /// Adds counters that [`Context::export`] wrote; lines it does not
+    /// know are skipped.
+    pub fn absorb(&self, text: &str) {
+        for line in text.lines() {
+            let mut words = line.split(' ');
+            let group = words.next().unwrap_or("");
+            let numbers = |words: std::str::Split<'_, char>| -> Vec<u64> {
+                words.map(|w| w.parse().unwrap_or(0)).collect()
+            };
+            match group {
+                "mutants" | "verdicts" => {
+                    let m = &self.mutants;
+                    let v = &self.verdicts;
+                    let counters = if group == "mutants" {
+                        [
+                            &m.mutants,
+                            &m.rejected,
+                            &m.diverged,
+                            &m.rejected_not_diverged,
+                        ]
+                    } else {
+                        [&v.both_accept, &v.both_reject, &v.ours_stricter, &v.not_run]
+                    };
+                    for (c, n) in counters.into_iter().zip(numbers(words)) {
+                        bump(c, n);
+                    }
+                }
+                "quality" => self.quality.absorb(line),
+                _ => {}
+            }
         }
     }
 }
@@ -83,5 +144,48 @@ impl VerdictCounts {
             load(&self.ours_stricter),
             load(&self.not_run)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quality::Quality;
+
+    #[test]
+    fn exported_counters_add_up_in_another_context() {
+        let a = Context::default();
+        bump(&a.mutants.mutants, 3);
+        bump(&a.mutants.rejected_not_diverged, 1);
+        bump(&a.verdicts.not_run, 2);
+        let q = Quality {
+            cases: 1,
+            moves: 4,
+            cost_tenths: 17,
+            ..Quality::default()
+        };
+        a.quality.record("linear_scan", &q);
+        a.quality
+            .record_common(&[("linear_scan", q), ("spill_everywhere", q)]);
+        let b = Context::default();
+        b.absorb(&a.export());
+        b.absorb(&a.export());
+        assert_eq!(load(&b.mutants.mutants), 6);
+        assert_eq!(load(&b.mutants.rejected_not_diverged), 2);
+        assert_eq!(load(&b.verdicts.not_run), 4);
+        assert_eq!(load(&b.verdicts.both_accept), 0);
+        let report = b.quality.report();
+        assert!(
+            report.contains("over the 2 cases every allocator took"),
+            "{report}"
+        );
+        let twice = Context::default();
+        for _ in 0..2 {
+            twice.quality.record("linear_scan", &q);
+            twice
+                .quality
+                .record_common(&[("linear_scan", q), ("spill_everywhere", q)]);
+        }
+        assert_eq!(report, twice.quality.report());
     }
 }

@@ -42,6 +42,16 @@ pub enum Oracle {
     Predicate,
     /// Our checker and regalloc2's disagree on an allocation.
     CrossCheck,
+    /// The worker process running the input died: a signal (an abort, a
+    /// stack overflow) or an exit in the middle of a run.
+    Crash,
+    /// The input ran longer than the campaign's `--timeout`.
+    Timeout,
+    /// The worker running the input grew past `--rss-limit-mb`.
+    OutOfMemory,
+    /// An allocator took far longer per instruction than it needs on cases
+    /// of that size, twice in a row.
+    Slow,
 }
 
 impl Oracle {
@@ -61,7 +71,51 @@ impl Oracle {
             Oracle::Panic => "panic",
             Oracle::Predicate => "predicate",
             Oracle::CrossCheck => "cross-check",
+            Oracle::Crash => "crash",
+            Oracle::Timeout => "timeout",
+            Oracle::OutOfMemory => "oom",
+            Oracle::Slow => "slow",
         }
+    }
+
+    /// Every oracle, in declaration order (the wire format of worker
+    /// processes names an oracle by its index here).
+    pub const ALL: [Oracle; 18] = [
+        Oracle::AllocError,
+        Oracle::AllocPanic,
+        Oracle::Checker,
+        Oracle::Interp,
+        Oracle::Differential,
+        Oracle::Soundness,
+        Oracle::Validator,
+        Oracle::Feasibility,
+        Oracle::RoundTrip,
+        Oracle::Resolver,
+        Oracle::Domtree,
+        Oracle::Panic,
+        Oracle::Predicate,
+        Oracle::CrossCheck,
+        Oracle::Crash,
+        Oracle::Timeout,
+        Oracle::OutOfMemory,
+        Oracle::Slow,
+    ];
+
+    /// The kind of finding, which names its saved file (`crash-`,
+    /// `timeout-`, `oom-`, `slow-`, as libFuzzer names its artifacts).
+    pub fn kind(self) -> &'static str {
+        match self {
+            Oracle::Timeout => "timeout",
+            Oracle::OutOfMemory => "oom",
+            Oracle::Slow => "slow",
+            _ => "crash",
+        }
+    }
+
+    /// Whether an input of this kind may take the process that runs it
+    /// down (or never come back), so it must run in a worker process.
+    pub fn needs_isolation(self) -> bool {
+        matches!(self, Oracle::Crash | Oracle::Timeout | Oracle::OutOfMemory)
     }
 }
 

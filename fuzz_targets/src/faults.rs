@@ -19,6 +19,23 @@
 //! - `extra_spill`: a correct allocation that costs more than it must: the
 //!   first register read gets a store to a fresh slot and a reload back
 //!   just before it. Its target finds nothing; `rafuzz compare` does.
+//!
+//! And one per way an allocator fails without a wrong answer, each found
+//! only by the engine's worker processes and limits:
+//! - `hang`: a fixpoint over reuse pairs that never settles when one
+//!   instruction has two `reuse` defs (a `timeout`);
+//! - `recurse`: a walk along first successors without a visited set, which
+//!   recurses until the stack overflows when that walk meets a cycle (a
+//!   `crash`);
+//! - `abort`: an internal check that aborts the process when an
+//!   instruction uses one vreg three times or more (a `crash`);
+//! - `grow`: a worklist that re-adds what it pops, growing without bound
+//!   (capped at 8 GB, so that a run without a memory limit cannot take a
+//!   machine down) when an instruction has both a `limit` use and a
+//!   `reuse` def (an `oom`);
+//! - `quadratic`: a pass over every pair of blocks, a few microseconds
+//!   each, when an instruction uses one vreg four times or more (a `slow`
+//!   finding on large cases).
 
 use crate::reduce::draft::Draft;
 use allocator::linear_scan::LinearScan;
@@ -35,6 +52,11 @@ pub enum Fault {
     ForgetClobber,
     LateSpill,
     ExtraSpill,
+    Hang,
+    Recurse,
+    Abort,
+    Grow,
+    Quadratic,
 }
 
 /// `linear_scan` with one planted bug.
@@ -44,7 +66,7 @@ pub struct Faulty {
 }
 
 /// Every faulty allocator.
-pub static FAULTY: [Faulty; 5] = [
+pub static FAULTY: [Faulty; 10] = [
     Faulty {
         fault: Fault::DropEdgeMove,
         name: "linear_scan+drop_edge_move",
@@ -65,6 +87,26 @@ pub static FAULTY: [Faulty; 5] = [
         fault: Fault::ExtraSpill,
         name: "linear_scan+extra_spill",
     },
+    Faulty {
+        fault: Fault::Hang,
+        name: "linear_scan+hang",
+    },
+    Faulty {
+        fault: Fault::Recurse,
+        name: "linear_scan+recurse",
+    },
+    Faulty {
+        fault: Fault::Abort,
+        name: "linear_scan+abort",
+    },
+    Faulty {
+        fault: Fault::Grow,
+        name: "linear_scan+grow",
+    },
+    Faulty {
+        fault: Fault::Quadratic,
+        name: "linear_scan+quadratic",
+    },
 ];
 
 impl Faulty {
@@ -76,6 +118,11 @@ impl Faulty {
             Fault::ForgetClobber => "fault_forget_clobber",
             Fault::LateSpill => "fault_late_spill",
             Fault::ExtraSpill => "fault_extra_spill",
+            Fault::Hang => "fault_hang",
+            Fault::Recurse => "fault_recurse",
+            Fault::Abort => "fault_abort",
+            Fault::Grow => "fault_grow",
+            Fault::Quadratic => "fault_quadratic",
         }
     }
 }
@@ -86,8 +133,16 @@ impl Allocator for Faulty {
     }
 
     fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
-        if self.fault == Fault::ForgetClobber {
-            return LinearScan.run(&forget_first_clobber(func, env), env);
+        match self.fault {
+            Fault::ForgetClobber => return LinearScan.run(&forget_first_clobber(func, env), env),
+            Fault::Hang => hang(func),
+            Fault::Recurse => {
+                std::hint::black_box(first_successor_depth(func, func.entry_block()));
+            }
+            Fault::Abort => abort(func),
+            Fault::Grow => grow(func),
+            Fault::Quadratic => quadratic(func),
+            _ => {}
         }
         let mut out = LinearScan.run(func, env)?;
         match self.fault {
@@ -95,7 +150,7 @@ impl Allocator for Faulty {
             Fault::SwapReuse => swap_reuse(func, &mut out),
             Fault::LateSpill => late_spill(func, &mut out),
             Fault::ExtraSpill => extra_spill(func, env, &mut out),
-            Fault::ForgetClobber => unreachable!(),
+            _ => {}
         }
         Ok(out)
     }
@@ -195,4 +250,87 @@ fn forget_first_clobber(f: &Function, env: &MachineEnv) -> Function {
         }
     }
     d.to_function()
+}
+
+/// The most uses of one vreg by a single instruction.
+fn most_uses_of_one_vreg(f: &Function) -> usize {
+    f.insts()
+        .map(|i| {
+            let ops = f.inst_operands(i);
+            ops.iter()
+                .map(|o| ops.iter().filter(|p| p.vreg() == o.vreg()).count())
+                .max()
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn hang(f: &Function) {
+    let reuses = |i: Inst| {
+        f.inst_operands(i)
+            .iter()
+            .filter(|o| matches!(o.constraint(), OperandConstraint::Reuse(_)))
+            .count()
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in f.insts() {
+            // Two reuse defs "change" each other on every round.
+            changed |= std::hint::black_box(reuses(i)) >= 2;
+        }
+    }
+}
+
+fn first_successor_depth(f: &Function, b: allocator::Block) -> usize {
+    // A frame the optimizer cannot fold into a loop.
+    let frame = std::hint::black_box([b.index(); 16]);
+    match f.block_succs(b).first() {
+        Some(&s) => 1 + first_successor_depth(f, s) + frame[15] - b.index(),
+        None => frame[0] - b.index(),
+    }
+}
+
+fn abort(f: &Function) {
+    if most_uses_of_one_vreg(f) >= 3 {
+        std::process::abort();
+    }
+}
+
+fn grow(f: &Function) {
+    let triggered = f.insts().any(|i| {
+        let ops = f.inst_operands(i);
+        ops.iter()
+            .any(|o| matches!(o.constraint(), OperandConstraint::Limit(_)))
+            && ops
+                .iter()
+                .any(|o| matches!(o.constraint(), OperandConstraint::Reuse(_)))
+    });
+    if !triggered {
+        return;
+    }
+    let mut worklist: Vec<u64> = vec![1];
+    while worklist.len() < (8usize << 30) / 8 {
+        let n = worklist.len();
+        worklist.extend_from_within(..n.min(1 << 20));
+    }
+    std::hint::black_box(&worklist);
+}
+
+fn quadratic(f: &Function) {
+    if most_uses_of_one_vreg(f) < 4 {
+        return;
+    }
+    let mut acc = 0u64;
+    for a in f.blocks() {
+        for b in f.blocks() {
+            for k in 0..4_000u64 {
+                acc = acc
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(k ^ (a.index() * b.index()) as u64);
+            }
+        }
+    }
+    std::hint::black_box(acc);
 }

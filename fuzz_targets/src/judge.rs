@@ -75,7 +75,12 @@ pub fn allocate_and_judge(
     ctx: &Context,
 ) -> Result<Option<Output>, Failure> {
     let name = a.name();
-    let out = match crate::panics::catch(|| a.run(&case.func, &case.machine)) {
+    let start = std::time::Instant::now();
+    let run = crate::panics::catch(|| a.run(&case.func, &case.machine));
+    if let (Some(rule), Ok(Ok(_))) = (&ctx.slow, &run) {
+        slow(a, case, rule, start.elapsed(), ctx)?;
+    }
+    let out = match run {
         Ok(Ok(o)) => o,
         Ok(Err(AllocError::Unsupported(_))) => return Ok(None),
         Ok(Err(e)) => {
@@ -93,4 +98,42 @@ pub fn allocate_and_judge(
     };
     judge(name, case, &out, oracles, ctx)?;
     Ok(Some(out))
+}
+
+/// A slow run as a failure: `first` breaks the campaign's rule and a
+/// second run, timed alone, breaks it again.
+fn slow(
+    a: &dyn Allocator,
+    case: &Case,
+    rule: &crate::slow::SlowRule,
+    first: std::time::Duration,
+    ctx: &Context,
+) -> Result<(), Failure> {
+    let name = a.name();
+    let insts = case.func.num_insts();
+    let Some(base) = ctx.timing.observe(rule, name, insts, first) else {
+        return Ok(());
+    };
+    let start = std::time::Instant::now();
+    let _ = crate::panics::catch(|| a.run(&case.func, &case.machine));
+    let again = start.elapsed();
+    let per_inst = |t: std::time::Duration| t.as_nanos() as f64 / insts.max(1) as f64;
+    let limit = rule.ratio * base.median_ns_per_inst;
+    if again < rule.floor || per_inst(again) < limit {
+        return Ok(());
+    }
+    Err(Failure::new(
+        Signature::new(Some(name), Oracle::Slow, ""),
+        format!(
+            "{name} is slow: {:.1} ms, then {:.1} ms on a re-run, over {insts} instructions \
+             ({:.0} ns per instruction), where its median on cases of this size is {:.0} ns \
+             per instruction (over {} cases; the limit is {}x)",
+            first.as_secs_f64() * 1e3,
+            again.as_secs_f64() * 1e3,
+            per_inst(again),
+            base.median_ns_per_inst,
+            base.samples,
+            rule.ratio
+        ),
+    ))
 }

@@ -14,6 +14,7 @@ pub mod external;
 pub mod failure;
 pub mod faults;
 pub mod features;
+pub mod heap;
 pub mod inputs;
 pub mod judge;
 pub mod panics;
@@ -21,7 +22,10 @@ pub mod quality;
 #[cfg(feature = "regalloc2")]
 pub mod ra2;
 pub mod reduce;
+pub mod scaling;
+pub mod slow;
 pub mod targets;
+pub mod watchdog;
 
 pub use targets::{target_by_name, targets, Target};
 

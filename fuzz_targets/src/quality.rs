@@ -47,6 +47,33 @@ impl Quality {
         one
     }
 
+    fn fields(&self) -> [u64; 8] {
+        [
+            self.cases,
+            self.unsupported,
+            self.moves,
+            self.spills,
+            self.reloads,
+            self.reg_moves,
+            self.weighted,
+            self.cost_tenths,
+        ]
+    }
+
+    fn from_fields(f: &[u64]) -> Quality {
+        let at = |i: usize| f.get(i).copied().unwrap_or(0);
+        Quality {
+            cases: at(0),
+            unsupported: at(1),
+            moves: at(2),
+            spills: at(3),
+            reloads: at(4),
+            reg_moves: at(5),
+            weighted: at(6),
+            cost_tenths: at(7),
+        }
+    }
+
     fn add(&mut self, o: &Quality) {
         self.cases += o.cases;
         self.unsupported += o.unsupported;
@@ -82,6 +109,38 @@ impl QualityBook {
                 common.entry(name).or_default().add(q);
             }
         }
+    }
+
+    /// The book as `quality all|common NAME FIELDS...` lines (see
+    /// [`crate::context::Context::export`]).
+    pub fn export(&self) -> String {
+        let mut s = String::new();
+        for (table, book) in [("all", &self.all), ("common", &self.common)] {
+            for (name, q) in book.lock().unwrap().iter() {
+                let fields: Vec<String> = q.fields().iter().map(u64::to_string).collect();
+                s.push_str(&format!("quality {table} {name} {}\n", fields.join(" ")));
+            }
+        }
+        s
+    }
+
+    /// Adds one line of [`QualityBook::export`].
+    pub fn absorb(&self, line: &str) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let (Some(&table), Some(&name)) = (words.get(1), words.get(2)) else {
+            return;
+        };
+        let book = match table {
+            "all" => &self.all,
+            "common" => &self.common,
+            _ => return,
+        };
+        let fields: Vec<u64> = words[3..].iter().map(|w| w.parse().unwrap_or(0)).collect();
+        book.lock()
+            .unwrap()
+            .entry(static_name(name))
+            .or_default()
+            .add(&Quality::from_fields(&fields));
     }
 
     /// The comparison tables: per allocator, mean counts per case, over the
@@ -127,4 +186,13 @@ fn table(q: &BTreeMap<&'static str, Quality>) -> String {
         ));
     }
     s
+}
+
+/// The `&'static` name of an allocator named in text: the registered one,
+/// or (a name this process does not know) the text kept for good.
+pub fn static_name(name: &str) -> &'static str {
+    crate::allocator_by_name(name)
+        .map(|a| a.name())
+        .filter(|n| *n == name)
+        .unwrap_or_else(|| Box::leak(name.to_string().into_boxed_str()))
 }

@@ -18,6 +18,8 @@ fn options(targets: Vec<fuzz_targets::Target>, dir: &std::path::Path) -> Options
         progress: Duration::from_secs(3600),
         save_corpus: None,
         cross_check: false,
+        isolation: None,
+        slow: None,
     }
 }
 

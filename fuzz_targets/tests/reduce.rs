@@ -76,6 +76,8 @@ fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
             progress: Duration::from_secs(3600),
             save_corpus: None,
             cross_check: false,
+            isolation: None,
+            slow: None,
         };
         let report = fuzz(&opts, &mut std::io::sink());
         let f = report

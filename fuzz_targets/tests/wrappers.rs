@@ -50,3 +50,30 @@ fn run_wrapped_runs_the_named_target() {
     });
     assert!(r.is_ok(), "the target is looked up once, by the first name");
 }
+
+/// `rafuzz fuzz`'s time and memory limits reach every engine, by the
+/// engine's own flags, and the OSS-Fuzz `.options` files.
+#[test]
+fn every_engine_gets_the_built_in_engines_limits() {
+    use fuzz_targets::engine::process::{DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT_SECS};
+    let scripts = dir("../scripts");
+    let fuzz_sh = std::fs::read_to_string(scripts.join("fuzz.sh")).unwrap();
+    for flag in [
+        format!("timeout=${{TIMEOUT:-{DEFAULT_TIMEOUT_SECS}}}"),
+        format!("rss_limit_mb=${{RSS_LIMIT_MB:-{DEFAULT_RSS_LIMIT_MB}}}"),
+        "--timeout \"$timeout\" --rss-limit-mb \"$rss_limit_mb\"".into(),
+        "-timeout=\"$timeout\" -rss_limit_mb=\"$rss_limit_mb\"".into(),
+        "--timeout $timeout --tmout_sigvtalrm --rlimit_rss $rss_limit_mb".into(),
+        "-t \"$((timeout * 1000))\" -m \"$rss_limit_mb\"".into(),
+        "-path '*/hangs/*'".into(),
+    ] {
+        assert!(fuzz_sh.contains(&flag), "scripts/fuzz.sh lacks {flag}");
+    }
+    let build = std::fs::read_to_string(scripts.join("oss-fuzz/build.sh")).unwrap();
+    for line in [
+        format!("timeout = {DEFAULT_TIMEOUT_SECS}\\n"),
+        format!("rss_limit_mb = {DEFAULT_RSS_LIMIT_MB}\\n"),
+    ] {
+        assert!(build.contains(&line), "the .options files lack {line}");
+    }
+}

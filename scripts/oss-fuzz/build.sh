@@ -14,5 +14,8 @@ for target in $(cargo fuzz list); do
     if [ -d "../corpus/$target" ]; then
         (cd "../corpus/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
     fi
-    printf '[libfuzzer]\nmax_len = 8192\n' > "$OUT/$target.options"
+    # The limits of rafuzz fuzz (--timeout 10, --rss-limit-mb 2048): an input
+    # past them is a timeout or an oom finding under every engine.
+    printf '[libfuzzer]\nmax_len = 8192\ntimeout = 10\nrss_limit_mb = 2048\n[honggfuzz]\ntimeout = 10\n[afl]\ntimeout = 10\n' \
+        > "$OUT/$target.options"
 done

@@ -24,6 +24,8 @@ for t in $(./target/release/rafuzz list | sed -n '/^targets:/,$p' | tail -n +2 |
     for f in "$OUT/$t" "$OUT/${t}_seed_corpus.zip" "$OUT/$t.options"; do
         [ -s "$f" ] || { echo "missing in \$OUT: $f"; fail=1; }
     done
+    grep -q '^timeout = 10$' "$OUT/$t.options" && grep -q '^rss_limit_mb = 2048$' "$OUT/$t.options" ||
+        { echo "$t.options lacks the time and memory limits"; fail=1; }
     if [ -x "$OUT/$t" ]; then
         "$OUT/$t" -runs=200 -max_len=4096 >/dev/null 2>&1 || { echo "$t does not run cleanly"; fail=1; }
     fi

@@ -2,6 +2,9 @@
 //! The commands and exit statuses are fixed by the format specification.
 
 use clap::{Parser, Subcommand};
+use fuzz_targets::engine::process::{Launcher, Limits, DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT_SECS};
+use fuzz_targets::slow::SlowRule;
+use fuzz_targets::watchdog::Watchdog;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -99,6 +102,37 @@ enum Command {
         /// disagreement with ours as a finding.
         #[arg(long)]
         cross_check: bool,
+        /// An input running longer than this is a `timeout` finding.
+        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
+        timeout: f64,
+        /// A worker growing past this resident size is an `oom` finding
+        /// (0: no limit).
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
+        rss_limit_mb: u64,
+        /// Run inputs in the engine's own threads, not in worker
+        /// processes: a little faster, but a hang, an abort or a stack
+        /// overflow then stops the campaign instead of being a finding.
+        #[arg(long)]
+        in_process: bool,
+        /// Do not report allocator runs far slower than the allocator's
+        /// median on cases of their size (`slow` findings).
+        #[arg(long)]
+        no_slow: bool,
+    },
+    /// A worker process of `rafuzz fuzz` (started by the engine): runs
+    /// inputs read from stdin, answers on stdout.
+    #[command(hide = true)]
+    Worker {
+        #[arg(long = "target", value_name = "T")]
+        targets: Vec<String>,
+        #[arg(long)]
+        cross_check: bool,
+        #[arg(long)]
+        slow: bool,
+        #[arg(long)]
+        allocator: Option<String>,
+        #[arg(long, default_value_t = 5000)]
+        cmd_timeout: u64,
     },
     /// Answer cases on stdin with their allocations on stdout: an allocator
     /// of this repository behind the outside-program protocol.
@@ -111,8 +145,12 @@ enum Command {
     Reduce {
         /// Keep candidates that fail this fuzz target with the input's
         /// failure signature.
-        #[arg(long, value_name = "T", required_unless_present_any = ["allocator", "predicate"])]
+        #[arg(long, value_name = "T", required_unless_present_any = ["allocator", "predicate", "slow"])]
         target: Option<String>,
+        /// Keep candidates on which this allocator stays slow: its best
+        /// time per instruction at least half what it is on the input.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "allocator", "predicate"])]
+        slow: Option<String>,
         /// Keep candidates this allocator fails on (allocator error or
         /// panic, or an output the oracle rejects) the same way.
         #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "predicate"])]
@@ -135,6 +173,13 @@ enum Command {
         /// Stop after this many seconds with the smallest case so far.
         #[arg(long, value_name = "SECONDS")]
         time: Option<f64>,
+        /// With --target: a candidate running longer than this is a
+        /// `timeout` (candidates run in worker processes).
+        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
+        timeout: f64,
+        /// With --target: a worker growing past this is an `oom`.
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
+        rss_limit_mb: u64,
     },
     /// Replay raw fuzz inputs (files or directories) or .ra cases through
     /// one target.
@@ -148,6 +193,37 @@ enum Command {
         /// How long the outside program may take over one case.
         #[arg(long, value_name = "MS", default_value_t = 5000)]
         cmd_timeout: u64,
+        /// An input running longer than this fails as a `timeout` (and
+        /// ends the run).
+        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
+        timeout: f64,
+        /// Growing past this resident size fails as `oom` (and ends the
+        /// run; 0: no limit).
+        #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
+        rss_limit_mb: u64,
+    },
+    /// How each allocator's time and peak heap grow with function size:
+    /// cases of one shape from about 100 instructions up, a table with
+    /// the fitted growth exponents, and a plot.
+    Scaling {
+        /// An allocator to measure (repeatable; default: every one).
+        #[arg(long = "allocator", value_name = "NAME")]
+        allocators: Vec<String>,
+        /// The largest size, in instructions.
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        max_insts: usize,
+        /// Generator configuration: default, regalloc2, regalloc2_fastalloc.
+        #[arg(long, value_name = "P", default_value = "default")]
+        profile: String,
+        /// Seed of the byte stream the cases are cut from.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Runs per allocator and case (the median time is kept).
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        repeat: usize,
+        /// Draw time and peak heap against size as an SVG.
+        #[arg(long, value_name = "OUT.svg")]
+        plot: Option<PathBuf>,
     },
     /// Print a generated case (machine + function) from seeded random bytes,
     /// or, with --stats, measure the generator over many inputs.
@@ -235,10 +311,25 @@ enum OracleArg {
     Both,
 }
 
+/// Counts heap use while `rafuzz scaling` measures (one relaxed load per
+/// allocation otherwise).
+#[global_allocator]
+static HEAP: fuzz_targets::heap::Counting = fuzz_targets::heap::Counting;
+
+/// Registers `--allocator cmd:...`, if given; exits 2 when it is malformed.
+fn register_outside_program(spec: Option<&str>, cmd_timeout: u64) {
+    if let Some(spec) = spec {
+        if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Not locked for the whole run: `rafuzz run`'s watchdog prints too.
+    let mut out = std::io::stdout();
     let status = match cli.command {
         Command::Validate { files } => fuzz_targets::cli::validate(&files, &mut out),
         Command::List => fuzz_targets::cli::list(&mut out),
@@ -266,17 +357,16 @@ fn main() {
             allocator,
             cmd_timeout,
             cross_check,
+            timeout,
+            rss_limit_mb,
+            in_process,
+            no_slow,
         } => {
             if cross_check && !cfg!(feature = "regalloc2") {
                 eprintln!("--cross-check needs rafuzz built with the `regalloc2` feature");
                 std::process::exit(2);
             }
-            if let Some(spec) = &allocator {
-                if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
-                    eprintln!("{e}");
-                    std::process::exit(2);
-                }
-            }
+            register_outside_program(allocator.as_deref(), cmd_timeout);
             let chosen: Vec<fuzz_targets::Target> = if all {
                 fuzz_targets::targets()
             } else {
@@ -296,7 +386,36 @@ fn main() {
                 eprintln!("name a target with --target, or use --all");
                 std::process::exit(2);
             }
+            let limits = Limits {
+                timeout: std::time::Duration::from_secs_f64(timeout),
+                rss_limit_mb,
+            };
+            let isolation = if in_process {
+                None
+            } else {
+                let names: Vec<&str> = chosen.iter().map(|t| t.name).collect();
+                let mut settings = Vec::new();
+                if cross_check {
+                    settings.push("--cross-check".to_string());
+                }
+                if !no_slow {
+                    settings.push("--slow".to_string());
+                }
+                if let Some(spec) = &allocator {
+                    settings.extend(["--allocator".to_string(), spec.clone()]);
+                    settings.extend(["--cmd-timeout".to_string(), cmd_timeout.to_string()]);
+                }
+                match Launcher::rafuzz(&names, &settings, limits) {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        eprintln!("cannot find the rafuzz program for worker processes: {e}");
+                        std::process::exit(2);
+                    }
+                }
+            };
             let opts = fuzz_targets::engine::Options {
+                isolation,
+                slow: (!no_slow).then(SlowRule::default),
                 targets: chosen,
                 time: time.map(std::time::Duration::from_secs_f64),
                 runs,
@@ -329,12 +448,30 @@ fn main() {
             output,
             jobs,
             time,
+            slow,
+            timeout,
+            rss_limit_mb,
         } => {
             use fuzz_targets::judge::Oracles;
             use fuzz_targets::reduce::predicate::ReduceBy;
-            let by = match (target, allocator, predicate) {
-                (Some(t), _, _) => ReduceBy::Target(t),
-                (_, Some(a), _) => ReduceBy::Allocator(
+            let limits = Limits {
+                timeout: std::time::Duration::from_secs_f64(timeout),
+                rss_limit_mb,
+            };
+            let isolation = match &target {
+                Some(t) => match Launcher::rafuzz(&[t], &[], limits) {
+                    Ok(l) => Some(l),
+                    Err(e) => {
+                        eprintln!("cannot find the rafuzz program for worker processes: {e}");
+                        std::process::exit(2);
+                    }
+                },
+                None => None,
+            };
+            let by = match (target, allocator, predicate, slow) {
+                (_, _, _, Some(a)) => ReduceBy::Slow(a),
+                (Some(t), _, _, _) => ReduceBy::Target(t),
+                (_, Some(a), _, _) => ReduceBy::Allocator(
                     a,
                     match oracle {
                         OracleArg::Checker => Oracles::Checker,
@@ -342,7 +479,7 @@ fn main() {
                         OracleArg::Both => Oracles::Both,
                     },
                 ),
-                (_, _, Some(p)) => ReduceBy::Predicate(p),
+                (_, _, Some(p), _) => ReduceBy::Predicate(p),
                 _ => unreachable!("clap requires one of them"),
             };
             let mut opts = fuzz_targets::reduce::Options {
@@ -352,21 +489,78 @@ fn main() {
             if let Some(j) = jobs {
                 opts.jobs = j.max(1);
             }
-            fuzz_targets::cli::reduce(&by, &file, output.as_deref(), &opts, &mut out)
+            fuzz_targets::cli::reduce(
+                &by,
+                &file,
+                output.as_deref(),
+                &opts,
+                isolation.as_ref(),
+                &mut out,
+            )
         }
         Command::Run {
             target,
             files,
             allocator,
             cmd_timeout,
+            timeout,
+            rss_limit_mb,
         } => {
-            if let Some(spec) = &allocator {
-                if let Err(e) = fuzz_targets::cli::register_external(spec, cmd_timeout) {
-                    eprintln!("{e}");
-                    std::process::exit(2);
-                }
-            }
-            fuzz_targets::cli::run(&target, &files, &mut out)
+            register_outside_program(allocator.as_deref(), cmd_timeout);
+            let watchdog = Watchdog::arm(Limits {
+                timeout: std::time::Duration::from_secs_f64(timeout),
+                rss_limit_mb,
+            });
+            fuzz_targets::cli::run(&target, &files, Some(&watchdog), &mut out)
+        }
+        Command::Scaling {
+            allocators,
+            max_insts,
+            profile,
+            seed,
+            repeat,
+            plot,
+        } => {
+            let Some(config) = fuzz_targets::compare::profile(&profile) else {
+                eprintln!("no profile named `{profile}` (default, regalloc2, regalloc2_fastalloc)");
+                std::process::exit(2);
+            };
+            let opts = fuzz_targets::scaling::Options {
+                sizes: fuzz_targets::scaling::sizes_up_to(max_insts),
+                seed,
+                repeat,
+                config,
+            };
+            fuzz_targets::cli::scaling(&allocators, &opts, plot.as_deref(), &mut out)
+        }
+        Command::Worker {
+            targets,
+            cross_check,
+            slow,
+            allocator,
+            cmd_timeout,
+        } => {
+            register_outside_program(allocator.as_deref(), cmd_timeout);
+            let Some(targets) = targets
+                .iter()
+                .map(|t| fuzz_targets::target_by_name(t))
+                .collect::<Option<Vec<_>>>()
+            else {
+                eprintln!("rafuzz worker: an unknown target");
+                std::process::exit(2);
+            };
+            let ctx = fuzz_targets::context::Context {
+                slow: slow.then(SlowRule::default),
+                ..fuzz_targets::context::Context::with_cross_check(cross_check)
+            };
+            fuzz_targets::engine::worker::exit_with_parent();
+            let status = fuzz_targets::engine::worker::serve(
+                &targets,
+                &ctx,
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+            );
+            i32::from(status.is_err())
         }
         Command::Explain {
             file,
@@ -432,6 +626,6 @@ fn main() {
             ..
         } => fuzz_targets::cli::gen_stats(count, size, seed, &mut out),
     };
-    drop(out);
+    let _ = std::io::Write::flush(&mut out);
     std::process::exit(status);
 }

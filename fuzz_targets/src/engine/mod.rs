@@ -6,14 +6,23 @@
 //! `artifacts/<target>/` (through a temporary name and a rename, so an
 //! interrupted campaign never leaves half a file) and reported with the
 //! command that replays it.
+//!
+//! Each job is a thread; with [`Options::isolation`] set, it runs its
+//! inputs in a worker process ([`process::Worker`]), so that an input that
+//! hangs, aborts, overflows the stack or eats the memory becomes a finding
+//! too (`timeout`, `crash`, `oom`) and the campaign goes on with a fresh
+//! worker.
 
+mod job;
+pub mod process;
 pub mod triage;
+pub mod wire;
+pub mod worker;
 
 use crate::context::Context;
 use crate::failure::Failure;
-use crate::features;
 use crate::Target;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
@@ -44,6 +53,11 @@ pub struct Options {
     /// Cross-examine our checker and regalloc2's on every allocation
     /// (see [`Context::cross_check`]).
     pub cross_check: bool,
+    /// Run inputs in worker processes started so (`None`: in the job's
+    /// thread, unprotected against hangs and crashes).
+    pub isolation: Option<process::Launcher>,
+    /// Report slow allocator runs (see [`crate::slow`]).
+    pub slow: Option<crate::slow::SlowRule>,
 }
 
 impl std::fmt::Debug for Target {
@@ -60,7 +74,7 @@ pub struct Finding {
     pub failure: Failure,
 }
 
-/// Per-target state shared by the workers.
+/// Per-target state shared by the jobs.
 struct Shared {
     target: Target,
     corpus: Mutex<Vec<Arc<Vec<u8>>>>,
@@ -85,7 +99,10 @@ pub struct Report {
 /// Runs the campaign; progress goes to `log`.
 pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let start = Instant::now();
-    let ctx = Context::with_cross_check(opts.cross_check);
+    let ctx = Context {
+        slow: opts.slow,
+        ..Context::with_cross_check(opts.cross_check)
+    };
     let shared: Vec<Arc<Shared>> = opts
         .targets
         .iter()
@@ -110,15 +127,18 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let total = Arc::new(AtomicU64::new(0));
     let findings: Arc<Mutex<Vec<Finding>>> = Arc::new(Mutex::new(Vec::new()));
     let terminal = std::io::stderr().is_terminal();
+    let mut told = 0;
     std::thread::scope(|scope| {
         for job in 0..opts.jobs.max(1) {
             let (shared, stop, total, findings, ctx) = (&shared, &stop, &total, &findings, &ctx);
-            scope.spawn(move || worker(opts, ctx, job, shared, stop, total, findings));
+            scope.spawn(move || job::Job::new(opts, ctx, job, shared, stop, total, findings).run());
         }
-        // The progress line, until the workers stop.
+        // The progress line and each finding once it is on disk, until the
+        // workers stop.
         let mut last = Instant::now();
         loop {
             std::thread::sleep(Duration::from_millis(50));
+            told = tell_findings(&findings.lock().unwrap(), told, terminal, log);
             let done = stop.load(Ordering::Relaxed)
                 || opts.time.is_some_and(|t| start.elapsed() >= t)
                 || opts
@@ -140,6 +160,7 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
             }
         }
     });
+    tell_findings(&findings.lock().unwrap(), told, terminal, log);
     if terminal {
         let _ = writeln!(log);
     }
@@ -165,6 +186,27 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     }
 }
 
+/// Prints the findings from `told` on, each once its files are complete
+/// on disk; returns how many are told.
+fn tell_findings(
+    findings: &[Finding],
+    told: usize,
+    terminal: bool,
+    log: &mut (dyn Write + Send),
+) -> usize {
+    for f in &findings[told..] {
+        let cr = if terminal { "\r\x1b[K" } else { "" };
+        let _ = writeln!(
+            log,
+            "{cr}saved {} finding of {}: {}",
+            f.failure.signature.oracle.kind(),
+            f.target,
+            f.path.display()
+        );
+    }
+    findings.len()
+}
+
 fn progress_line(shared: &[Arc<Shared>], elapsed: Duration) -> String {
     let execs: u64 = shared.iter().map(|s| s.execs.load(Ordering::Relaxed)).sum();
     let secs = elapsed.as_secs_f64().max(1e-9);
@@ -187,73 +229,6 @@ fn progress_line(shared: &[Arc<Shared>], elapsed: Duration) -> String {
         ));
     }
     line
-}
-
-fn worker(
-    opts: &Options,
-    ctx: &Context,
-    job: usize,
-    shared: &[Arc<Shared>],
-    stop: &AtomicBool,
-    total: &AtomicU64,
-    findings: &Mutex<Vec<Finding>>,
-) {
-    let mut rng =
-        ChaCha8Rng::seed_from_u64(opts.seed ^ (job as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut feats: Vec<u32> = Vec::new();
-    while !stop.load(Ordering::Relaxed) {
-        if opts
-            .runs
-            .is_some_and(|r| total.fetch_add(1, Ordering::Relaxed) >= r)
-        {
-            stop.store(true, Ordering::Relaxed);
-            break;
-        }
-        if opts.runs.is_none() {
-            total.fetch_add(1, Ordering::Relaxed);
-        }
-        let s = shared
-            .iter()
-            .min_by_key(|s| s.nanos.load(Ordering::Relaxed))
-            .expect("at least one target");
-        let input = make_input(&mut rng, s, opts.max_len);
-        feats.clear();
-        let t0 = Instant::now();
-        let result = features::collect(&mut feats, || s.target.failure(&input, ctx));
-        s.nanos
-            .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        s.execs.fetch_add(1, Ordering::Relaxed);
-        if let Some(failure) = result {
-            s.findings.fetch_add(1, Ordering::Relaxed);
-            let path = save_finding(&opts.artifacts, &s.target, &input, &failure);
-            findings.lock().unwrap().push(Finding {
-                target: s.target.name,
-                path,
-                failure,
-            });
-            if !opts.keep_going {
-                stop.store(true, Ordering::Relaxed);
-            }
-            continue;
-        }
-        let mut new = false;
-        {
-            let mut seen = s.features.lock().unwrap();
-            for &f in &feats {
-                new |= seen.insert(f);
-            }
-        }
-        if new {
-            if let Some(dir) = &opts.save_corpus {
-                write_atomically(
-                    &dir.join(s.target.name),
-                    &format!("feat-{:016x}", hash(&input)),
-                    &input,
-                );
-            }
-            s.corpus.lock().unwrap().push(Arc::new(input));
-        }
-    }
 }
 
 /// A fresh random input (a quarter of the time, or when the corpus is empty)
@@ -328,13 +303,15 @@ pub fn mutate(rng: &mut impl Rng, v: &mut Vec<u8>, other: &[u8]) {
 }
 
 /// Writes the input (and, when the target's input makes a case, the case
-/// as text) under `artifacts/<target>/crash-<hash>`, through a temporary
-/// name and a rename.
+/// as text) under `artifacts/<target>/<kind>-<hash>` (`crash`, `timeout`,
+/// `oom` or `slow`), through a temporary name and a rename; the input goes
+/// last, so a finding whose input is there is complete.
 fn save_finding(dir: &Path, t: &Target, input: &[u8], failure: &Failure) -> PathBuf {
     let d = dir.join(t.name);
-    let name = format!("crash-{:016x}", hash(input));
-    write_atomically(&d, &name, input);
+    let name = format!("{}-{:016x}", failure.signature.oracle.kind(), hash(input));
     write_atomically(&d, &format!("{name}.txt"), failure.to_string().as_bytes());
+    // The generator is ours and bounded: it runs here even for an input
+    // that took a worker down (the allocator or the checker did that).
     if let Some(case) = t.case_of(input) {
         write_atomically(
             &d,
@@ -342,6 +319,7 @@ fn save_finding(dir: &Path, t: &Target, input: &[u8], failure: &Failure) -> Path
             allocator::ir::text::print(&case).as_bytes(),
         );
     }
+    write_atomically(&d, &name, input);
     d.join(name)
 }
 

@@ -2,10 +2,12 @@
 //! reduced once, within a time limit, and saved beside its input; a repeat
 //! points to the first.
 
+use super::process::{Launcher, Pool};
 use super::Finding;
-use crate::failure::Signature;
+use crate::failure::{Oracle, Signature};
 use crate::reduce::predicate::ReduceBy;
 use crate::reduce::report::{describe, reduced_path, write_reduced};
+use crate::reduce::{reduce_input_with, Input, Outcome};
 use crate::Target;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,11 +37,14 @@ pub enum Verdict {
 
 /// Triages the campaign's `findings` in order; `targets` are the
 /// campaign's, `reduce_time` the limit per reduction (`None`: none is
-/// reduced, and repeats are not told apart).
+/// reduced, and repeats are not told apart). Findings that take their
+/// process down (crash, timeout, oom) are reduced in worker processes
+/// started by `isolation`; without it they are kept as found.
 pub fn triage<'a>(
     findings: &'a [Finding],
     targets: &[Target],
     reduce_time: Option<Duration>,
+    isolation: Option<&Launcher>,
 ) -> Vec<Triaged<'a>> {
     let mut firsts: Vec<(&str, Signature, PathBuf)> = Vec::new();
     let mut out = Vec::new();
@@ -54,18 +59,12 @@ pub fn triage<'a>(
                 .iter()
                 .find(|t| t.name == f.target)
                 .expect("findings come from the campaign's targets");
-            let input = std::fs::read(&f.path).unwrap_or_default();
             let ropts = crate::reduce::Options {
                 time_limit: Some(limit),
                 ..Default::default()
             };
-            let (verdict, replay) = match crate::reduce::reduce_input(
-                target,
-                &crate::reduce::Input::Bytes(input),
-                &ropts,
-            ) {
-                Ok(o) => {
-                    let by = ReduceBy::Target(target.name.to_string());
+            let (verdict, replay) = match reduce(f, target, &ropts, isolation) {
+                Ok((o, by)) => {
                     let path = write_reduced(&o, &reduced_path(&f.path), &f.path, &by, target.name);
                     let secs = o.stats.elapsed.as_secs_f64();
                     (
@@ -87,4 +86,42 @@ pub fn triage<'a>(
         });
     }
     out
+}
+
+/// The longest a candidate of a `timeout` finding may run before it counts
+/// as hanging still (or the campaign's `--timeout`, if shorter): the
+/// reducer tries hundreds of candidates.
+pub const REDUCE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Reduces one finding the way its kind needs, with what keeps it.
+fn reduce(
+    f: &Finding,
+    target: &Target,
+    ropts: &crate::reduce::Options,
+    isolation: Option<&Launcher>,
+) -> Result<(Outcome, ReduceBy), String> {
+    let input = Input::Bytes(std::fs::read(&f.path).map_err(|e| e.to_string())?);
+    let sig = &f.failure.signature;
+    if sig.oracle == Oracle::Slow {
+        let name = sig.allocator.ok_or("a slow finding names its allocator")?;
+        let a = crate::allocator_by_name(name).ok_or("the allocator is not known")?;
+        let case = target.case_of(match &input {
+            Input::Bytes(b) => b,
+            Input::Case(_) => unreachable!(),
+        });
+        let case = case.ok_or("the target makes no case")?;
+        let o = crate::reduce::predicate::reduce_slow(a, Box::new(case), ropts)?;
+        return Ok((o, ReduceBy::Slow(name.to_string())));
+    }
+    let by = ReduceBy::Target(target.name.to_string());
+    if !sig.oracle.needs_isolation() {
+        return Ok((crate::reduce::reduce_input(target, &input, ropts)?, by));
+    }
+    let Some(launcher) = isolation else {
+        return Err("a finding of this kind is reduced in worker processes only".into());
+    };
+    let mut launcher = launcher.clone();
+    launcher.limits.timeout = launcher.limits.timeout.min(REDUCE_TIMEOUT);
+    let pool = Pool::new(launcher, target.name);
+    Ok((reduce_input_with(target, &input, ropts, &pool)?, by))
 }

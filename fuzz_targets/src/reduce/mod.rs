@@ -26,7 +26,7 @@ pub mod predicate;
 pub mod report;
 
 use crate::context::Context;
-use crate::failure::Signature;
+use crate::failure::{Failure, Signature};
 use crate::Target;
 use allocator::Case;
 use draft::Draft;
@@ -283,43 +283,75 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
+/// How the reducer runs a target on a candidate: in this process, or (for
+/// a failure that takes its process down) in worker processes.
+pub trait Runs: Sync {
+    /// What the fuzzer's bytes `data` find.
+    fn bytes(&self, data: &[u8]) -> Option<Failure>;
+    /// What `case` finds; `None` when the target does not run on cases.
+    fn case(&self, case: &Case) -> Option<Option<Failure>>;
+}
+
+/// A target run in this process, in a campaign of its own whose counters
+/// nobody reads.
+pub struct InProcess<'a> {
+    pub target: &'a Target,
+    pub ctx: Context,
+}
+
+impl Runs for InProcess<'_> {
+    fn bytes(&self, data: &[u8]) -> Option<Failure> {
+        self.target.failure(data, &self.ctx)
+    }
+
+    fn case(&self, case: &Case) -> Option<Option<Failure>> {
+        self.target.case_failure(case, &self.ctx)
+    }
+}
+
 /// Reduces an input that fails `target`, keeping its failure signature.
 /// A raw input whose failure shows in its generated case (the case is
 /// valid and fails the target's case check the same way) is reduced as a
 /// case; otherwise as bytes. Errors: the input does not fail, or a case was
 /// given to a target that does not run on cases.
 pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Outcome, String> {
-    // The reducer's own campaign: its counters are not reported.
-    let ctx = Context::default();
+    let runs = InProcess {
+        target,
+        ctx: Context::default(),
+    };
+    reduce_input_with(target, input, opts, &runs)
+}
+
+/// [`reduce_input`], running the target through `runs`.
+pub fn reduce_input_with(
+    target: &Target,
+    input: &Input,
+    opts: &Options,
+    runs: &dyn Runs,
+) -> Result<Outcome, String> {
     match input {
         Input::Case(case) => {
-            let Some(found) = target.case_failure(case, &ctx) else {
+            let Some(found) = runs.case(case) else {
                 return Err(format!("target `{}` does not run on cases", target.name));
             };
             let Some(failure) = found else {
                 return Err(format!("the case does not fail target `{}`", target.name));
             };
-            Ok(reduce_case_keeping(
-                target,
-                case,
-                failure.signature,
-                opts,
-                &ctx,
-            ))
+            Ok(reduce_case_keeping(runs, case, failure.signature, opts))
         }
         Input::Bytes(bytes) => {
-            let Some(failure) = target.failure(bytes, &ctx) else {
+            let Some(failure) = runs.bytes(bytes) else {
                 return Err(format!("the input does not fail target `{}`", target.name));
             };
             let sig = failure.signature;
             if let Some(case) = target.case_of(bytes) {
                 let same = is_candidate(&case)
-                    && matches!(target.case_failure(&case, &ctx), Some(Some(f)) if f.signature == sig);
+                    && matches!(runs.case(&case), Some(Some(f)) if f.signature == sig);
                 if same {
-                    return Ok(reduce_case_keeping(target, &case, sig, opts, &ctx));
+                    return Ok(reduce_case_keeping(runs, &case, sig, opts));
                 }
             }
-            let keep = |b: &[u8]| target.failure(b, &ctx).is_some_and(|f| f.signature == sig);
+            let keep = |b: &[u8]| runs.bytes(b).is_some_and(|f| f.signature == sig);
             let (reduced, stats) = reduce_bytes(bytes, &keep, opts);
             Ok(Outcome {
                 signature: sig,
@@ -331,15 +363,8 @@ pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Ou
     }
 }
 
-fn reduce_case_keeping(
-    target: &Target,
-    case: &Case,
-    sig: Signature,
-    opts: &Options,
-    ctx: &Context,
-) -> Outcome {
-    let keep =
-        |c: &Case| matches!(target.case_failure(c, ctx), Some(Some(f)) if f.signature == sig);
+fn reduce_case_keeping(runs: &dyn Runs, case: &Case, sig: Signature, opts: &Options) -> Outcome {
+    let keep = |c: &Case| matches!(runs.case(c), Some(Some(f)) if f.signature == sig);
     let (reduced, stats) = reduce_case(case, &keep, opts);
     Outcome {
         signature: sig,

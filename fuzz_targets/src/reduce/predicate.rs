@@ -17,6 +17,8 @@ pub enum ReduceBy {
     /// An outside command that gets the candidate's path and exits 0 to
     /// keep it.
     Predicate(String),
+    /// An allocator staying slow (a `slow` finding).
+    Slow(String),
 }
 
 /// Runs `sh -c 'CMD "$1"'` on the case written to a fresh file: whether
@@ -109,4 +111,48 @@ pub fn reduce_for_command(
     };
     let _ = std::fs::remove_dir_all(&dir);
     outcome
+}
+
+/// The allocator's best time per instruction on `case` over three runs,
+/// in nanoseconds, with the best total time.
+fn best_time(a: &dyn Allocator, case: &Case) -> (f64, std::time::Duration) {
+    let best = (0..3)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            let _ = crate::panics::catch(|| a.run(&case.func, &case.machine));
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default();
+    (
+        best.as_nanos() as f64 / case.func.num_insts().max(1) as f64,
+        best,
+    )
+}
+
+/// Reduces `case`, on which `a` is slow (a `slow` finding), keeping
+/// candidates on which its best time per instruction stays at least half
+/// what it is on `case`, over at least a millisecond. Candidates run one
+/// at a time, so that they do not slow each other down.
+pub fn reduce_slow(a: &dyn Allocator, case: Box<Case>, opts: &Options) -> Result<Outcome, String> {
+    let (per_inst, _) = best_time(a, &case);
+    let floor = std::time::Duration::from_millis(1);
+    let keep = |c: &Case| {
+        let (p, total) = best_time(a, c);
+        p >= per_inst / 2.0 && total >= floor
+    };
+    if !keep(&case) {
+        return Err(format!("{} is not slow on the case", a.name()));
+    }
+    let opts = Options {
+        jobs: 1,
+        ..opts.clone()
+    };
+    let (reduced, stats) = reduce_case(&case, &keep, &opts);
+    Ok(Outcome {
+        signature: Signature::new(Some(a.name()), Oracle::Slow, ""),
+        original: Input::Case(case),
+        reduced: Input::Case(Box::new(reduced)),
+        stats,
+    })
 }

@@ -36,6 +36,7 @@ pub fn describe(i: &Input) -> String {
 pub fn replay_command(by: &ReduceBy, target: &str, path: &Path) -> String {
     match by {
         ReduceBy::Predicate(cmd) => format!("sh -c '{cmd} \"$1\"' sh {}", path.display()),
+        ReduceBy::Slow(a) => format!("rafuzz alloc --allocator {a} --repeat 3 {}", path.display()),
         _ => format!("{} {target} {}", rafuzz_run(), path.display()),
     }
 }
@@ -54,6 +55,7 @@ pub fn write_reduced(
         Input::Case(c) => {
             let what = match by {
                 ReduceBy::Predicate(cmd) => format!("Keeps `{cmd}` true"),
+                ReduceBy::Slow(a) => format!("Keeps {a} slow: {}", o.signature),
                 _ => format!("Fails {target} with: {}", o.signature),
             };
             let text = format!(
