@@ -7,7 +7,9 @@
 # command that replays it (2 when the engine itself could not run). Environment: SANITIZER=none builds libFuzzer
 # targets on stable Rust (default: address, which needs nightly); TIMEOUT (seconds per
 # input, default 10) and RSS_LIMIT_MB (default 2048) are the limits past which an input
-# is a finding (a hang or a memory blow-up), passed to every engine in its own flags.
+# is a finding (a hang or a memory blow-up), passed to every engine in its own flags;
+# RAFUZZ_PROFILE and RAFUZZ_WITHOUT narrow the generated cases (README, "Cases your
+# allocator takes"): the wrappers read them, the built-in engine gets them as flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -56,8 +58,11 @@ builtin)
     cargo build --release -q -p fuzz_targets --bin rafuzz
     status=0
     # The built-in engine only reads corpus/<target>; it keeps its finds in memory.
+    narrow=()
+    [ -n "${RAFUZZ_PROFILE:-}" ] && narrow+=(--profile "$RAFUZZ_PROFILE")
+    [ -n "${RAFUZZ_WITHOUT:-}" ] && narrow+=(--without "$RAFUZZ_WITHOUT")
     ./target/release/rafuzz fuzz --target "$target" --time "$secs" --corpus "$root/corpus" \
-        --timeout "$timeout" --rss-limit-mb "$rss_limit_mb" \
+        --timeout "$timeout" --rss-limit-mb "$rss_limit_mb" ${narrow[@]+"${narrow[@]}"} \
         --artifacts "$root/artifacts/builtin" || status=$?
     exit $status
     ;;

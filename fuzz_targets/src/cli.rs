@@ -3,6 +3,7 @@
 
 use crate::engine::triage::Verdict;
 use crate::inputs::{read_file, seeded_bytes};
+use crate::profile::Narrowing;
 use crate::reduce::predicate::{
     checker_target_of, reduce_for_allocator, reduce_for_command, ReduceBy,
 };
@@ -51,32 +52,53 @@ pub fn list(out: &mut dyn Write) -> i32 {
 }
 
 /// `rafuzz gen --seed N [--size BYTES] [--raw]`: the generated case as text,
-/// or (`--raw`) the input bytes themselves, for seeding corpora.
-pub fn gen(seed: u64, size: usize, raw: bool, out: &mut dyn Write) -> i32 {
+/// or (`--raw`) the input bytes themselves, for seeding corpora; the cases
+/// of the default config narrowed by `narrowing`.
+pub fn gen(seed: u64, size: usize, raw: bool, narrowing: &Narrowing, out: &mut dyn Write) -> i32 {
     let bytes = seeded_bytes(seed, size);
     if raw {
         let _ = out.write_all(&bytes);
         return 0;
     }
-    let case = ssagen::generate_from_bytes(&bytes, &ssagen::Config::default());
+    let case = ssagen::generate_from_bytes(&bytes, &narrowing.config(&ssagen::Config::default()));
     let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
     0
 }
 
 /// `rafuzz gen --stats COUNT [--size BYTES] [--seed S]`: what the generator
-/// produces over COUNT inputs (input `i` is `seeded_bytes(S + i, BYTES)`).
-pub fn gen_stats(count: usize, size: usize, seed: u64, out: &mut dyn Write) -> i32 {
-    let config = ssagen::Config::default();
-    let mut stats = ssagen::stats::GenStats::default();
-    for i in 0..count as u64 {
-        let bytes = seeded_bytes(seed.wrapping_add(i), size);
-        let t = std::time::Instant::now();
-        let case = ssagen::generate_from_bytes(&bytes, &config);
-        stats.gen_nanos += t.elapsed().as_nanos();
-        let valid = ssagen::feasibility::check_case(&case).is_ok();
-        stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
-    }
-    let _ = write!(out, "inputs of {size} bytes\n{}", stats.report());
+/// produces over COUNT inputs (input `i` is `seeded_bytes(S + i, BYTES)`);
+/// with a narrowing, each feature's share beside the default config's.
+pub fn gen_stats(
+    count: usize,
+    size: usize,
+    seed: u64,
+    narrowing: &Narrowing,
+    out: &mut dyn Write,
+) -> i32 {
+    let measure = |config: &ssagen::Config| {
+        let mut stats = ssagen::stats::GenStats::default();
+        for i in 0..count as u64 {
+            let bytes = seeded_bytes(seed.wrapping_add(i), size);
+            let t = std::time::Instant::now();
+            let case = ssagen::generate_from_bytes(&bytes, config);
+            stats.gen_nanos += t.elapsed().as_nanos();
+            let valid = ssagen::feasibility::check_case(&case).is_ok();
+            stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
+        }
+        stats
+    };
+    let default = ssagen::Config::default();
+    let stats = measure(&narrowing.config(&default));
+    let reference = (!narrowing.is_empty()).then(|| measure(&default));
+    let what = match narrowing.args() {
+        a if a.is_empty() => String::new(),
+        a => format!(" ({})", a.join(" ")),
+    };
+    let _ = write!(
+        out,
+        "inputs of {size} bytes{what}\n{}",
+        stats.report_beside(reference.as_ref())
+    );
     if stats.valid == stats.cases {
         0
     } else {
@@ -101,6 +123,7 @@ pub fn run_one(
 pub fn run(
     target: &str,
     files: &[impl AsRef<Path>],
+    narrowing: &Narrowing,
     watchdog: Option<&crate::watchdog::Watchdog>,
     out: &mut dyn Write,
 ) -> i32 {
@@ -108,6 +131,7 @@ pub fn run(
         let _ = writeln!(out, "no target named `{target}` (see `rafuzz list`)");
         return 2;
     };
+    let t = t.narrowed(narrowing);
     let inputs = crate::inputs::expand_inputs(files);
     let ctx = crate::context::Context::default();
     let (mut ok, mut failed) = (0, 0);
@@ -386,7 +410,18 @@ fn replay_finding(
         Oracle::OutOfMemory => format!(" --rss-limit-mb {}", limits.rss_limit_mb),
         _ => String::new(),
     };
-    format!("{}{flag} {} {}", rafuzz_run(), f.target, replay.display())
+    let narrowing = opts
+        .targets
+        .iter()
+        .find(|t| t.name == f.target)
+        .map(|t| t.narrowing.clone())
+        .unwrap_or_default();
+    format!(
+        "{}{flag} {} {}",
+        rafuzz_run(&narrowing),
+        f.target,
+        replay.display()
+    )
 }
 
 /// Reads FILE as a case (a `.ra` file, or any file that parses as one
@@ -423,6 +458,7 @@ pub fn reduce(
     output: Option<&Path>,
     opts: &crate::reduce::Options,
     isolation: Option<&crate::engine::process::Launcher>,
+    narrowing: &Narrowing,
     out: &mut dyn Write,
 ) -> i32 {
     let (target, outcome) = match by {
@@ -431,6 +467,7 @@ pub fn reduce(
                 let _ = writeln!(out, "no target named `{name}` (see `rafuzz list`)");
                 return 2;
             };
+            let t = t.narrowed(narrowing);
             let Some(input) = read_input(file, false, out) else {
                 return 1;
             };
@@ -484,7 +521,7 @@ pub fn reduce(
         }
     };
     let path = output.map_or_else(|| reduced_path(file), Path::to_path_buf);
-    let path = write_reduced(&o, &path, file, by, &target);
+    let path = write_reduced(&o, &path, file, by, &target, narrowing);
     let st = &o.stats;
     let _ = writeln!(out, "failure: {}", o.signature);
     let _ = writeln!(out, "before:  {}", describe(&o.original));
@@ -504,7 +541,11 @@ pub fn reduce(
         }
     );
     let _ = writeln!(out, "wrote:   {}", path.display());
-    let _ = writeln!(out, "replay:  {}", replay_command(by, &target, &path));
+    let _ = writeln!(
+        out,
+        "replay:  {}",
+        replay_command(by, &target, narrowing, &path)
+    );
     0
 }
 

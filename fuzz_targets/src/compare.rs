@@ -47,16 +47,6 @@ pub struct Options {
     pub plot: Option<PathBuf>,
 }
 
-/// The generator configurations `--profile` names.
-pub fn profile(name: &str) -> Option<ssagen::Config> {
-    match name {
-        "default" => Some(ssagen::Config::default()),
-        "regalloc2" => Some(ssagen::Config::regalloc2()),
-        "regalloc2_fastalloc" => Some(ssagen::Config::regalloc2_fastalloc()),
-        _ => None,
-    }
-}
-
 /// One allocator's result on one case.
 enum Run {
     Took { cost_tenths: u64, nanos: u128 },
@@ -121,7 +111,7 @@ fn load(source: &Source, out: &mut dyn Write) -> Option<Vec<(String, Case)>> {
             size,
             profile: p,
         } => {
-            let Some(config) = profile(p) else {
+            let Some(config) = crate::profile::profile(p) else {
                 let _ = writeln!(
                     out,
                     "no profile named `{p}` (default, regalloc2, regalloc2_fastalloc)"

@@ -18,6 +18,7 @@ pub mod heap;
 pub mod inputs;
 pub mod judge;
 pub mod panics;
+pub mod profile;
 pub mod quality;
 #[cfg(feature = "regalloc2")]
 pub mod ra2;
@@ -64,14 +65,16 @@ pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator
 /// The body behind an engine wrapper binary: runs `data` through the target
 /// called `name` (looked up once per process). Every wrapper (libFuzzer,
 /// honggfuzz, AFL++) is this one call; a wrong name is a build mistake and
-/// panics at the first input.
+/// panics at the first input. `RAFUZZ_PROFILE` and `RAFUZZ_WITHOUT` narrow
+/// the cases as `--profile` and `--without` do.
 pub fn run_wrapped(name: &str, data: &[u8]) {
     // One wrapper process is one campaign: its target and context live as
     // long as the process.
     static CAMPAIGN: std::sync::OnceLock<(Target, context::Context)> = std::sync::OnceLock::new();
     let (t, ctx) = CAMPAIGN.get_or_init(|| {
         let t = target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`"));
-        (t, context::Context::default())
+        let n = profile::Narrowing::from_env().unwrap_or_else(|e| panic!("{e}"));
+        (t.narrowed(&n), context::Context::default())
     });
     t.run(data, ctx)
 }

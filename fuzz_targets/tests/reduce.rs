@@ -153,6 +153,7 @@ fn two_failures() -> Target {
         decode: Decode::Generate(ssagen::Config::default()),
         body: fuzz_targets::targets::case_body(false, move |c, _| check(c)),
         stats: None,
+        narrowing: Default::default(),
     }
 }
 

@@ -9,7 +9,7 @@ pub struct Config {
     pub max_blocks: usize,
     /// At most this many non-terminator instructions per block.
     pub max_insts_per_block: usize,
-    /// At most this many block parameters per block.
+    /// At most this many block parameters per block (0: none).
     pub max_block_params: usize,
     /// Input bytes per unit of CFG size: an input of `n` bytes yields at most
     /// `1 + n / bytes_per_unit` CFG units (one or three blocks each).
@@ -20,8 +20,10 @@ pub struct Config {
     /// Emit instructions at all (false: only terminators, for CFG targets).
     pub insts: bool,
     pub constraints: ConstraintSet,
-    /// Late uses and early defs.
-    pub positions: bool,
+    /// Uses read at the late point.
+    pub late_uses: bool,
+    /// Defs written at the early point.
+    pub early_defs: bool,
     pub clobbers: bool,
     /// Call-like instructions: many clobbers, fixed arguments and results.
     pub calls: bool,
@@ -82,7 +84,8 @@ impl Default for Config {
                 reuse: true,
                 limit: true,
             },
-            positions: true,
+            late_uses: true,
+            early_defs: true,
             clobbers: true,
             calls: true,
             nonalloc: true,

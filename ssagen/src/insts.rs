@@ -113,8 +113,8 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     let mut drawn_start = Vec::with_capacity(n + 1);
     drawn_start.push(0u32);
     for b in 0..n {
-        if b > 0 && c.chance(1, 2) {
-            for _ in 0..c.int(1, cfg.max_block_params.max(1)) {
+        if b > 0 && cfg.max_block_params > 0 && c.chance(1, 2) {
+            for _ in 0..c.int(1, cfg.max_block_params) {
                 let byte = c.byte();
                 drawn.push(class_from(classes, byte));
             }
@@ -370,7 +370,7 @@ impl Gen<'_, '_, '_> {
             if self.cfg.distinct_uses && self.uses.iter().any(|u| u.op.vreg() == v) {
                 continue;
             }
-            let late = self.cfg.positions && d & 7 == 7;
+            let late = self.cfg.late_uses && d & 7 == 7;
             let pos = if late {
                 OperandPos::Late
             } else {
@@ -392,7 +392,7 @@ impl Gen<'_, '_, '_> {
             let d = self.c.word();
             let class = self.class_from(d as u8);
             let v = self.new_vreg(class);
-            let early = self.cfg.positions && (d >> 8) & 7 == 7;
+            let early = self.cfg.early_defs && (d >> 8) & 7 == 7;
             if !early && self.cfg.constraints.reuse && (d >> 11) & 3 == 3 {
                 if let Some(op) = self.reuse_def(pr, v) {
                     self.defs.push((op, None));

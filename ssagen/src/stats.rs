@@ -7,7 +7,7 @@ use allocator::{
         domtree::{self, DomTree},
         liveness, loops,
     },
-    Case, OperandConstraint, OperandPos, RegClass,
+    Case, OperandConstraint, OperandPos, PRegRole, RegClass,
 };
 use std::fmt::Write;
 
@@ -27,6 +27,16 @@ pub struct CaseFeatures {
     pub block_params: bool,
     pub scratch: bool,
     pub fixed_stack: bool,
+    /// An instruction clobbering four registers or more (a call).
+    pub calls: bool,
+    /// A branch or return with operands.
+    pub branch_operands: bool,
+    /// Values of more than one class.
+    pub classes: bool,
+    /// An instruction using one vreg twice or more.
+    pub repeated_uses: bool,
+    /// A `fixed` operand naming a register in no list of the machine.
+    pub unlisted_fixed: bool,
     /// Most values of one class live at one point, per class.
     pub max_pressure: [usize; 3],
     /// Some class has more values live at one point than registers.
@@ -64,13 +74,24 @@ impl CaseFeatures {
                 x.block_params = true;
             }
         }
+        let mut seen_class = [false; 3];
         for i in f.insts() {
             x.clobbers |= !f.inst_clobbers(i).is_empty();
-            for op in f.inst_operands(i) {
+            x.calls |= f.inst_clobbers(i).len() >= 4;
+            let ops = f.inst_operands(i);
+            x.branch_operands |= f.opcode(i).is_terminator() && !ops.is_empty();
+            x.repeated_uses |= ops.iter().enumerate().any(|(k, a)| {
+                a.is_use() && ops[..k].iter().any(|b| b.is_use() && b.vreg() == a.vreg())
+            });
+            for op in ops {
                 x.constraints[constraint_index(op.constraint())] = true;
+                if let OperandConstraint::FixedReg(r) = op.constraint() {
+                    x.unlisted_fixed |= case.machine.role(r) == PRegRole::NonAllocatable;
+                }
                 if op.is_nonalloc() {
                     continue;
                 }
+                seen_class[op.class().index()] = true;
                 x.late_uses |= op.is_use() && op.pos() == OperandPos::Late;
                 x.early_defs |= op.is_def() && op.pos() == OperandPos::Early;
                 if op.is_def() {
@@ -78,6 +99,7 @@ impl CaseFeatures {
                 }
             }
         }
+        x.classes = seen_class.iter().filter(|&&c| c).count() > 1;
         x.scratch = case.machine.scratch.iter().any(Option::is_some);
         x.fixed_stack = case.machine.fixed_stack.iter().any(|l| !l.is_empty());
         x.has_loop = loops::loop_depths(f).iter().any(|&d| d > 0);
@@ -129,6 +151,42 @@ impl CaseFeatures {
     }
 }
 
+impl CaseFeatures {
+    /// The features a case may or may not have, by the names `rafuzz gen
+    /// --stats` prints and `--without` takes: one switch of the generator
+    /// each (`any` is always on; `loops` and `pressure` are shapes, not
+    /// switches).
+    pub fn named(&self) -> [(&'static str, bool); FEATURES] {
+        let c = &self.constraints;
+        [
+            ("any", c[0]),
+            ("reg", c[1]),
+            ("stack", c[2]),
+            ("fixed", c[3]),
+            ("reuse", c[4]),
+            ("limit", c[5]),
+            ("nonalloc", c[6]),
+            ("late-uses", self.late_uses),
+            ("early-defs", self.early_defs),
+            ("clobbers", self.clobbers),
+            ("calls", self.calls),
+            ("block-params", self.block_params),
+            ("branch-operands", self.branch_operands),
+            ("repeated-uses", self.repeated_uses),
+            ("unlisted-fixed", self.unlisted_fixed),
+            ("classes", self.classes),
+            ("scratch", self.scratch),
+            ("fixed-stack", self.fixed_stack),
+            ("loops", self.has_loop),
+            ("irreducible", self.irreducible),
+            ("pressure", self.over_pressure),
+        ]
+    }
+}
+
+/// How many features [`CaseFeatures::named`] lists.
+pub const FEATURES: usize = 21;
+
 /// Sums of [`CaseFeatures`] over many cases.
 #[derive(Clone, Debug, Default)]
 pub struct GenStats {
@@ -137,16 +195,8 @@ pub struct GenStats {
     pub blocks: usize,
     pub insts: usize,
     pub vregs: usize,
-    pub loops: usize,
-    pub irreducible: usize,
-    pub constraints: [usize; 7],
-    pub late_uses: usize,
-    pub early_defs: usize,
-    pub clobbers: usize,
-    pub block_params: usize,
-    pub scratch: usize,
-    pub fixed_stack: usize,
-    pub over_pressure: usize,
+    /// Per feature of [`CaseFeatures::named`], the cases that have it.
+    pub with: [usize; FEATURES],
     /// Time spent in `generate` alone.
     pub gen_nanos: u128,
 }
@@ -158,18 +208,9 @@ impl GenStats {
         self.blocks += x.blocks;
         self.insts += x.insts;
         self.vregs += x.vregs;
-        self.loops += x.has_loop as usize;
-        self.irreducible += x.irreducible as usize;
-        for k in 0..7 {
-            self.constraints[k] += x.constraints[k] as usize;
+        for (k, (_, has)) in x.named().iter().enumerate() {
+            self.with[k] += *has as usize;
         }
-        self.late_uses += x.late_uses as usize;
-        self.early_defs += x.early_defs as usize;
-        self.clobbers += x.clobbers as usize;
-        self.block_params += x.block_params as usize;
-        self.scratch += x.scratch as usize;
-        self.fixed_stack += x.fixed_stack as usize;
-        self.over_pressure += x.over_pressure as usize;
     }
 
     /// Generation cost in nanoseconds per instruction.
@@ -177,12 +218,24 @@ impl GenStats {
         self.gen_nanos as f64 / self.insts.max(1) as f64
     }
 
-    pub fn report(&self) -> String {
+    /// The share of cases with each feature, in percent.
+    pub fn shares(&self) -> [(&'static str, f64); FEATURES] {
         let n = self.cases.max(1) as f64;
-        let pct = |k: usize| 100.0 * k as f64 / n;
+        let names = CaseFeatures::default().named();
+        std::array::from_fn(|k| (names[k].0, 100.0 * self.with[k] as f64 / n))
+    }
+
+    /// The report: sizes, then the share of cases with each feature, beside
+    /// `reference`'s share when given (the default config's, for a profile).
+    pub fn report_beside(&self, reference: Option<&GenStats>) -> String {
+        let n = self.cases.max(1) as f64;
         let mut s = String::new();
         let _ = writeln!(s, "cases                 {}", self.cases);
-        let _ = writeln!(s, "valid                 {:.1}%", pct(self.valid));
+        let _ = writeln!(
+            s,
+            "valid                 {:.1}%",
+            100.0 * self.valid as f64 / n
+        );
         let _ = writeln!(
             s,
             "mean blocks/insts/vregs {:.1} / {:.1} / {:.1}",
@@ -190,19 +243,27 @@ impl GenStats {
             self.insts as f64 / n,
             self.vregs as f64 / n
         );
-        let _ = writeln!(s, "with loops            {:.1}%", pct(self.loops));
-        let _ = writeln!(s, "with irreducible loops {:.1}%", pct(self.irreducible));
-        for (k, name) in CONSTRAINT_NAMES.iter().enumerate() {
-            let _ = writeln!(s, "with {:<17} {:.1}%", name, pct(self.constraints[k]));
+        match reference {
+            None => {
+                let _ = writeln!(s, "cases with each feature:");
+            }
+            Some(_) => {
+                let _ = writeln!(s, "cases with each feature:      default config");
+            }
         }
-        let _ = writeln!(s, "with late uses        {:.1}%", pct(self.late_uses));
-        let _ = writeln!(s, "with early defs       {:.1}%", pct(self.early_defs));
-        let _ = writeln!(s, "with clobbers         {:.1}%", pct(self.clobbers));
-        let _ = writeln!(s, "with block params     {:.1}%", pct(self.block_params));
-        let _ = writeln!(s, "with a scratch reg    {:.1}%", pct(self.scratch));
-        let _ = writeln!(s, "with fixed stack      {:.1}%", pct(self.fixed_stack));
-        let _ = writeln!(s, "pressure > registers  {:.1}%", pct(self.over_pressure));
+        let theirs = reference.map(GenStats::shares);
+        for (k, (name, share)) in self.shares().iter().enumerate() {
+            let _ = write!(s, "  {name:<16} {share:>6.1}%");
+            if let Some(t) = &theirs {
+                let _ = write!(s, "       {:>6.1}%", t[k].1);
+            }
+            s.push('\n');
+        }
         let _ = writeln!(s, "generation            {:.1} ns/inst", self.ns_per_inst());
         s
+    }
+
+    pub fn report(&self) -> String {
+        self.report_beside(None)
     }
 }

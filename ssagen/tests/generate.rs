@@ -129,7 +129,9 @@ fn narrowed_configs_hold() {
         multiple_classes: false,
         calls: false,
         clobbers: false,
-        positions: false,
+        late_uses: false,
+        early_defs: false,
+        max_block_params: 0,
         branch_operands: false,
         nonalloc: false,
         constraints: ssagen::ConstraintSet {
@@ -144,6 +146,7 @@ fn narrowed_configs_hold() {
     for bytes in inputs(500, 2048, 6) {
         let case = assert_valid(&bytes, &config);
         let f = &case.func;
+        assert!(f.blocks().all(|b| f.block_params(b).is_empty()));
         for i in f.insts() {
             assert!(f.inst_clobbers(i).is_empty());
             for op in f.inst_operands(i) {

@@ -118,6 +118,8 @@ enum Command {
         /// median on cases of their size (`slow` findings).
         #[arg(long)]
         no_slow: bool,
+        #[command(flatten)]
+        narrow: Narrow,
     },
     /// A worker process of `rafuzz fuzz` (started by the engine): runs
     /// inputs read from stdin, answers on stdout.
@@ -133,6 +135,8 @@ enum Command {
         allocator: Option<String>,
         #[arg(long, default_value_t = 5000)]
         cmd_timeout: u64,
+        #[command(flatten)]
+        narrow: Narrow,
     },
     /// Answer cases on stdin with their allocations on stdout: an allocator
     /// of this repository behind the outside-program protocol.
@@ -180,6 +184,9 @@ enum Command {
         /// With --target: a worker growing past this is an `oom`.
         #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
         rss_limit_mb: u64,
+        /// With --target: the narrowing the input was found with.
+        #[command(flatten)]
+        narrow: Narrow,
     },
     /// Replay raw fuzz inputs (files or directories) or .ra cases through
     /// one target.
@@ -201,6 +208,8 @@ enum Command {
         /// run; 0: no limit).
         #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
         rss_limit_mb: u64,
+        #[command(flatten)]
+        narrow: Narrow,
     },
     /// How each allocator's time and peak heap grow with function size:
     /// cases of one shape from about 100 instructions up, a table with
@@ -240,6 +249,8 @@ enum Command {
         /// Generate COUNT cases (seeds SEED, SEED+1, ...) and print statistics.
         #[arg(long, value_name = "COUNT")]
         stats: Option<usize>,
+        #[command(flatten)]
+        narrow: Narrow,
     },
     /// Show what each register and slot holds at each point of a case's
     /// allocation, with the first error marked where it happens.
@@ -316,6 +327,30 @@ enum OracleArg {
 #[global_allocator]
 static HEAP: fuzz_targets::heap::Counting = fuzz_targets::heap::Counting;
 
+/// `--profile` and `--without`: the cases generated from fuzzer bytes.
+#[derive(clap::Args, Clone, Debug, Default)]
+struct Narrow {
+    /// Generate the cases of this profile (default, regalloc2,
+    /// regalloc2_fastalloc) in every target that generates cases.
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
+    /// Leave these features out of the generated cases (names as in
+    /// `rafuzz gen --stats`: reuse,limit,branch-operands,...).
+    #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
+    without: Vec<String>,
+}
+
+impl Narrow {
+    /// The narrowing, or exit 2 with what is wrong.
+    fn parse(&self) -> fuzz_targets::profile::Narrowing {
+        fuzz_targets::profile::Narrowing::parse(self.profile.as_deref(), &self.without)
+            .unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(2);
+            })
+    }
+}
+
 /// Registers `--allocator cmd:...`, if given; exits 2 when it is malformed.
 fn register_outside_program(spec: Option<&str>, cmd_timeout: u64) {
     if let Some(spec) = spec {
@@ -361,7 +396,9 @@ fn main() {
             rss_limit_mb,
             in_process,
             no_slow,
+            narrow,
         } => {
+            let narrowing = narrow.parse();
             if cross_check && !cfg!(feature = "regalloc2") {
                 eprintln!("--cross-check needs rafuzz built with the `regalloc2` feature");
                 std::process::exit(2);
@@ -386,6 +423,7 @@ fn main() {
                 eprintln!("name a target with --target, or use --all");
                 std::process::exit(2);
             }
+            let chosen: Vec<_> = chosen.iter().map(|t| t.narrowed(&narrowing)).collect();
             let limits = Limits {
                 timeout: std::time::Duration::from_secs_f64(timeout),
                 rss_limit_mb,
@@ -405,6 +443,7 @@ fn main() {
                     settings.extend(["--allocator".to_string(), spec.clone()]);
                     settings.extend(["--cmd-timeout".to_string(), cmd_timeout.to_string()]);
                 }
+                settings.extend(narrowing.args());
                 match Launcher::rafuzz(&names, &settings, limits) {
                     Ok(l) => Some(l),
                     Err(e) => {
@@ -451,15 +490,17 @@ fn main() {
             slow,
             timeout,
             rss_limit_mb,
+            narrow,
         } => {
             use fuzz_targets::judge::Oracles;
             use fuzz_targets::reduce::predicate::ReduceBy;
+            let narrowing = narrow.parse();
             let limits = Limits {
                 timeout: std::time::Duration::from_secs_f64(timeout),
                 rss_limit_mb,
             };
             let isolation = match &target {
-                Some(t) => match Launcher::rafuzz(&[t], &[], limits) {
+                Some(t) => match Launcher::rafuzz(&[t], &narrowing.args(), limits) {
                     Ok(l) => Some(l),
                     Err(e) => {
                         eprintln!("cannot find the rafuzz program for worker processes: {e}");
@@ -495,6 +536,7 @@ fn main() {
                 output.as_deref(),
                 &opts,
                 isolation.as_ref(),
+                &narrowing,
                 &mut out,
             )
         }
@@ -505,13 +547,15 @@ fn main() {
             cmd_timeout,
             timeout,
             rss_limit_mb,
+            narrow,
         } => {
             register_outside_program(allocator.as_deref(), cmd_timeout);
+            let narrowing = narrow.parse();
             let watchdog = Watchdog::arm(Limits {
                 timeout: std::time::Duration::from_secs_f64(timeout),
                 rss_limit_mb,
             });
-            fuzz_targets::cli::run(&target, &files, Some(&watchdog), &mut out)
+            fuzz_targets::cli::run(&target, &files, &narrowing, Some(&watchdog), &mut out)
         }
         Command::Scaling {
             allocators,
@@ -521,7 +565,7 @@ fn main() {
             repeat,
             plot,
         } => {
-            let Some(config) = fuzz_targets::compare::profile(&profile) else {
+            let Some(config) = fuzz_targets::profile::profile(&profile) else {
                 eprintln!("no profile named `{profile}` (default, regalloc2, regalloc2_fastalloc)");
                 std::process::exit(2);
             };
@@ -539,11 +583,13 @@ fn main() {
             slow,
             allocator,
             cmd_timeout,
+            narrow,
         } => {
             register_outside_program(allocator.as_deref(), cmd_timeout);
+            let narrowing = narrow.parse();
             let Some(targets) = targets
                 .iter()
-                .map(|t| fuzz_targets::target_by_name(t))
+                .map(|t| fuzz_targets::target_by_name(t).map(|t| t.narrowed(&narrowing)))
                 .collect::<Option<Vec<_>>>()
             else {
                 eprintln!("rafuzz worker: an unknown target");
@@ -618,13 +664,15 @@ fn main() {
             size,
             raw,
             stats: None,
-        } => fuzz_targets::cli::gen(seed, size, raw, &mut out),
+            narrow,
+        } => fuzz_targets::cli::gen(seed, size, raw, &narrow.parse(), &mut out),
         Command::Gen {
             seed,
             size,
             stats: Some(count),
+            narrow,
             ..
-        } => fuzz_targets::cli::gen_stats(count, size, seed, &mut out),
+        } => fuzz_targets::cli::gen_stats(count, size, seed, &narrow.parse(), &mut out),
     };
     let _ = std::io::Write::flush(&mut out);
     std::process::exit(status);

@@ -65,7 +65,14 @@ pub fn triage<'a>(
             };
             let (verdict, replay) = match reduce(f, target, &ropts, isolation) {
                 Ok((o, by)) => {
-                    let path = write_reduced(&o, &reduced_path(&f.path), &f.path, &by, target.name);
+                    let path = write_reduced(
+                        &o,
+                        &reduced_path(&f.path),
+                        &f.path,
+                        &by,
+                        target.name,
+                        &target.narrowing,
+                    );
                     let secs = o.stats.elapsed.as_secs_f64();
                     (
                         Verdict::Reduced(path.clone(), describe(&o.reduced), secs),

@@ -5,6 +5,7 @@
 
 use super::predicate::ReduceBy;
 use super::{Input, Outcome};
+use crate::profile::Narrowing;
 use std::path::{Path, PathBuf};
 
 /// Where the reduced form of `input` goes by default: `X.ra` becomes
@@ -32,12 +33,13 @@ pub fn describe(i: &Input) -> String {
     }
 }
 
-/// The command that shows the failure of a reduced input again.
-pub fn replay_command(by: &ReduceBy, target: &str, path: &Path) -> String {
+/// The command that shows the failure of a reduced input again (`n`: how
+/// the target's cases were narrowed).
+pub fn replay_command(by: &ReduceBy, target: &str, n: &Narrowing, path: &Path) -> String {
     match by {
         ReduceBy::Predicate(cmd) => format!("sh -c '{cmd} \"$1\"' sh {}", path.display()),
         ReduceBy::Slow(a) => format!("rafuzz alloc --allocator {a} --repeat 3 {}", path.display()),
-        _ => format!("{} {target} {}", rafuzz_run(), path.display()),
+        _ => format!("{} {target} {}", rafuzz_run(n), path.display()),
     }
 }
 
@@ -50,6 +52,7 @@ pub fn write_reduced(
     from: &Path,
     by: &ReduceBy,
     target: &str,
+    n: &Narrowing,
 ) -> PathBuf {
     match &o.reduced {
         Input::Case(c) => {
@@ -63,7 +66,7 @@ pub fn write_reduced(
                 from.display(),
                 describe(&o.original),
                 describe(&o.reduced),
-                replay_command(by, target, path),
+                replay_command(by, target, n, path),
                 allocator::ir::text::print(c)
             );
             let _ = std::fs::write(path, text);
@@ -78,10 +81,16 @@ pub fn write_reduced(
 }
 
 /// `rafuzz run`, with `--allocator 'cmd:...'` when an outside program is
-/// registered: the start of every replay command printed.
-pub fn rafuzz_run() -> String {
-    match crate::external::registered() {
+/// registered and the narrowing `n` of the cases: the start of every
+/// replay command printed.
+pub fn rafuzz_run(n: &Narrowing) -> String {
+    let mut s = match crate::external::registered() {
         Some(e) => format!("rafuzz run --allocator 'cmd:{}'", e.command()),
         None => "rafuzz run".to_string(),
+    };
+    for word in n.args() {
+        s.push(' ');
+        s.push_str(&word);
     }
+    s
 }

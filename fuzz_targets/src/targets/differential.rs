@@ -100,5 +100,6 @@ pub fn checker_target(a: &'static dyn Allocator) -> Target {
         decode: Decode::Generate(config),
         body: case_body(true, move |case, ctx| allocator_check(a, case, ctx)),
         stats: None,
+        narrowing: Default::default(),
     }
 }

@@ -12,6 +12,7 @@ mod ssagen;
 
 use crate::context::Context;
 use crate::failure::Failure;
+use crate::profile::Narrowing;
 use allocator::Case;
 use arbitrary::Unstructured;
 use std::sync::Arc;
@@ -36,8 +37,9 @@ pub enum Input<'a> {
 pub enum Decode {
     /// A case of this generator config.
     Generate(::ssagen::Config),
-    /// A case of the config [`differential_config`] picks by the first byte.
-    Differential,
+    /// A case of the config [`differential_config`] picks by the first
+    /// byte, less what the narrowing leaves out.
+    Differential(Narrowing),
     /// The bytes themselves.
     Bytes,
 }
@@ -54,9 +56,9 @@ impl Decode {
         match self {
             Decode::Bytes => None,
             Decode::Generate(config) => Some(generate(config, data)),
-            Decode::Differential => {
+            Decode::Differential(n) => {
                 let (config, rest) = differential_config(data);
-                Some(generate(&config, rest))
+                Some(generate(&n.config(&config), rest))
             }
         }
     }
@@ -77,9 +79,29 @@ pub struct Target {
     pub body: Body,
     /// The counters the target keeps in a campaign, as one report, if any.
     pub stats: Option<fn(&Context) -> String>,
+    /// What the command line narrowed the generated cases to (replay
+    /// commands repeat it).
+    pub narrowing: Narrowing,
 }
 
 impl Target {
+    /// This target on cases narrowed by `n`: the profile's config instead
+    /// of its own (when `n` names one), less the features `n` leaves out.
+    /// Targets whose input is not a case are unchanged.
+    pub fn narrowed(&self, n: &Narrowing) -> Target {
+        let mut t = self.clone();
+        t.decode = match &self.decode {
+            Decode::Generate(c) => Decode::Generate(n.config(c)),
+            Decode::Differential(_) if n.profile.is_some() => {
+                Decode::Generate(n.config(&::ssagen::Config::default()))
+            }
+            Decode::Differential(_) => Decode::Differential(n.clone()),
+            Decode::Bytes => Decode::Bytes,
+        };
+        t.narrowing = n.clone();
+        t
+    }
+
     /// Checks the fuzzer's bytes `data`: `Err` on a finding (a panic of the
     /// target's own code propagates; see [`Target::failure`]).
     pub fn check(&self, data: &[u8], ctx: &Context) -> Result<(), Failure> {
@@ -186,6 +208,7 @@ pub fn targets() -> Vec<Target> {
             decode: Decode::Generate(::ssagen::Config::default()),
             body: case_body(false, |c, _| ssagen::check_case(c)),
             stats: None,
+            narrowing: Narrowing::default(),
         },
         Target {
             name: "domtree",
@@ -193,6 +216,7 @@ pub fn targets() -> Vec<Target> {
             decode: Decode::Generate(::ssagen::Config::cfg_only()),
             body: Arc::new(domtree::check),
             stats: None,
+            narrowing: Narrowing::default(),
         },
         Target {
             name: "moves",
@@ -200,6 +224,7 @@ pub fn targets() -> Vec<Target> {
             decode: Decode::Bytes,
             body: Arc::new(moves::check),
             stats: None,
+            narrowing: Narrowing::default(),
         },
         Target {
             name: "checker_soundness",
@@ -207,13 +232,15 @@ pub fn targets() -> Vec<Target> {
             decode: Decode::Generate(::ssagen::Config::default()),
             body: Arc::new(checker_soundness::check),
             stats: Some(|ctx| ctx.mutants.report()),
+            narrowing: Narrowing::default(),
         },
         Target {
             name: "differential",
             description: "every allocator on one case: both oracles, the same values at every use, quality compared",
-            decode: Decode::Differential,
+            decode: Decode::Differential(Narrowing::default()),
             body: case_body(true, differential::check_case),
             stats: Some(|ctx| ctx.quality.report()),
+            narrowing: Narrowing::default(),
         },
     ]
     .into_iter()
@@ -228,9 +255,10 @@ fn agreement() -> Option<Target> {
     return Some(Target {
         name: "checker_agreement",
         description: "our checker and regalloc2's give the same verdict on every allocator's output and on mutants of it",
-        decode: Decode::Differential,
+        decode: Decode::Differential(Narrowing::default()),
         body: Arc::new(checker_agreement::check),
         stats: Some(|ctx| ctx.verdicts.report()),
+        narrowing: Narrowing::default(),
     });
     #[cfg(not(feature = "regalloc2"))]
     None
@@ -250,6 +278,7 @@ pub fn target_by_name(name: &str) -> Option<Target> {
                 differential::allocator_check(a, case, ctx)
             }),
             stats: None,
+            narrowing: Narrowing::default(),
         }))
         .find(|t| t.name == name)
 }
@@ -289,5 +318,6 @@ pub fn planted() -> Target {
             Ok(())
         }),
         stats: None,
+        narrowing: Narrowing::default(),
     }
 }

@@ -1,0 +1,178 @@
+//! What a user says about the cases their allocator takes: a named profile
+//! (a generator config made for an allocator) and features to leave out
+//! (`--without reuse,limit`), by the names `rafuzz gen --stats` prints. A
+//! [`Narrowing`] applies to every target that generates cases, in every
+//! command that decodes fuzzer bytes (`gen`, `fuzz`, `run`, `reduce`, the
+//! worker processes, and the engine wrappers through `RAFUZZ_PROFILE` and
+//! `RAFUZZ_WITHOUT`), so a finding replays the way it was found.
+
+use ssagen::Config;
+
+/// The profiles `--profile` names.
+pub const PROFILES: [&str; 3] = ["default", "regalloc2", "regalloc2_fastalloc"];
+
+/// The generator config of a profile.
+pub fn profile(name: &str) -> Option<Config> {
+    match name {
+        "default" => Some(Config::default()),
+        "regalloc2" => Some(Config::regalloc2()),
+        "regalloc2_fastalloc" => Some(Config::regalloc2_fastalloc()),
+        _ => None,
+    }
+}
+
+/// A feature `--without` leaves out: its name, and how the config drops it.
+pub type Feature = (&'static str, fn(&mut Config));
+
+/// Every feature that can be left out, named as `rafuzz gen --stats` names
+/// it (`any`, `loops` and `pressure` cannot be).
+pub static FEATURES: [Feature; 18] = [
+    ("reg", |c| c.constraints.reg = false),
+    ("stack", |c| c.constraints.stack = false),
+    ("fixed", |c| c.constraints.fixed = false),
+    ("reuse", |c| c.constraints.reuse = false),
+    ("limit", |c| c.constraints.limit = false),
+    ("nonalloc", |c| c.nonalloc = false),
+    ("late-uses", |c| c.late_uses = false),
+    ("early-defs", |c| c.early_defs = false),
+    // Calls are instructions with many clobbers: they go too.
+    ("clobbers", |c| (c.clobbers, c.calls) = (false, false)),
+    ("calls", |c| c.calls = false),
+    ("block-params", |c| c.max_block_params = 0),
+    ("branch-operands", |c| c.branch_operands = false),
+    ("repeated-uses", |c| c.distinct_uses = true),
+    ("unlisted-fixed", |c| c.machine.fixed_unlisted = false),
+    ("classes", |c| c.multiple_classes = false),
+    ("scratch", |c| c.machine.scratch = false),
+    ("fixed-stack", |c| c.machine.fixed_stack = false),
+    ("irreducible", |c| c.irreducible = false),
+];
+
+/// A profile and the features left out, as the command line gave them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Narrowing {
+    pub profile: Option<&'static str>,
+    /// Indices into [`FEATURES`], in the order given.
+    pub without: Vec<usize>,
+}
+
+impl Narrowing {
+    /// Reads `--profile NAME` and `--without A,B` (each item may itself
+    /// hold commas).
+    pub fn parse(profile: Option<&str>, without: &[String]) -> Result<Narrowing, String> {
+        let profile = match profile {
+            None => None,
+            Some(p) => Some(*PROFILES.iter().find(|&&q| q == p).ok_or_else(|| {
+                format!("no profile named `{p}` (profiles: {})", PROFILES.join(", "))
+            })?),
+        };
+        let mut out = Vec::new();
+        for name in without.iter().flat_map(|w| w.split(',')).map(str::trim) {
+            if name.is_empty() {
+                continue;
+            }
+            let k = FEATURES.iter().position(|f| f.0 == name).ok_or_else(|| {
+                let names: Vec<&str> = FEATURES.iter().map(|f| f.0).collect();
+                format!(
+                    "no feature named `{name}` to leave out (features: {})",
+                    names.join(", ")
+                )
+            })?;
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        Ok(Narrowing {
+            profile,
+            without: out,
+        })
+    }
+
+    /// The narrowing the engine wrappers read from `RAFUZZ_PROFILE` and
+    /// `RAFUZZ_WITHOUT`.
+    pub fn from_env() -> Result<Narrowing, String> {
+        let profile = std::env::var("RAFUZZ_PROFILE").ok();
+        let without: Vec<String> = std::env::var("RAFUZZ_WITHOUT").ok().into_iter().collect();
+        Narrowing::parse(profile.as_deref().filter(|p| !p.is_empty()), &without)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.profile.is_none() && self.without.is_empty()
+    }
+
+    /// The config a target that generates with `base` uses: the profile's
+    /// (when one is named) instead of `base`, less the features left out.
+    pub fn config(&self, base: &Config) -> Config {
+        let mut c = match self.profile {
+            Some(p) => profile(p).expect("parsed names only"),
+            None => base.clone(),
+        };
+        for &k in &self.without {
+            (FEATURES[k].1)(&mut c);
+        }
+        c
+    }
+
+    /// The command-line words that give this narrowing again (for worker
+    /// processes and replay commands): `--profile P --without A,B`.
+    pub fn args(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(p) = self.profile {
+            v.extend(["--profile".to_string(), p.to_string()]);
+        }
+        if !self.without.is_empty() {
+            let names: Vec<&str> = self.without.iter().map(|&k| FEATURES[k].0).collect();
+            v.extend(["--without".to_string(), names.join(",")]);
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_print_back() {
+        let n =
+            Narrowing::parse(Some("regalloc2"), &["reuse, limit".into(), "reuse".into()]).unwrap();
+        assert_eq!(
+            n.args(),
+            ["--profile", "regalloc2", "--without", "reuse,limit"]
+        );
+        assert_eq!(
+            Narrowing::parse(Some("regalloc2"), &[n.args()[3].clone()]),
+            Ok(n)
+        );
+        assert!(Narrowing::parse(Some("nope"), &[])
+            .unwrap_err()
+            .contains("regalloc2_fastalloc"));
+        let e = Narrowing::parse(None, &["loops".into()]).unwrap_err();
+        assert!(
+            e.contains("no feature named `loops`") && e.contains("block-params"),
+            "{e}"
+        );
+        assert!(Narrowing::default().is_empty());
+    }
+
+    #[test]
+    fn every_feature_left_out_is_absent_from_the_cases() {
+        for (k, (name, _)) in FEATURES.iter().enumerate() {
+            let n = Narrowing {
+                profile: None,
+                without: vec![k],
+            };
+            let config = n.config(&Config::default());
+            let mut stats = ssagen::stats::GenStats::default();
+            for seed in 0..40 {
+                let bytes = crate::inputs::seeded_bytes(seed, 2048);
+                let case = ssagen::generate_from_bytes(&bytes, &config);
+                let ok = ssagen::feasibility::check_case(&case).is_ok();
+                stats.record(&ssagen::stats::CaseFeatures::of(&case), ok);
+            }
+            assert_eq!(stats.valid, stats.cases, "{name}");
+            let share = stats.shares().iter().find(|s| s.0 == *name).unwrap().1;
+            assert_eq!(share, 0.0, "--without {name} still generates it");
+        }
+    }
+}
