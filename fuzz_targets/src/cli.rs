@@ -358,6 +358,12 @@ pub fn fuzz(
             f.target,
             f.failure.to_string().lines().next().unwrap_or("")
         );
+        let _ = writeln!(
+            out,
+            "  after:   {:.2} s ({} executions)",
+            f.after.as_secs_f64(),
+            f.execs
+        );
         let _ = writeln!(out, "  input:   {}", f.path.display());
         let case = f.path.with_extension("ra");
         if case.exists() {

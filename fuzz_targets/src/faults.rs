@@ -16,6 +16,26 @@
 //!   register were not there;
 //! - `late_spill`: moves the first store of a register into a spill slot to
 //!   the same point of the next instruction of its block;
+//! - `reload_after`: moves the first reload placed before an instruction to
+//!   after it (the instruction reads a stale register);
+//! - `param_swap`: swaps the sources of the first two moves of an edge into
+//!   a block with two parameters or more (a block parameter order swap);
+//! - `slot_share`: gives spill slot 1's values slot 0 (two live values in
+//!   one slot, a slot reused too early);
+//! - `early_def_late`: allocates as if the first early def were late (an
+//!   off-by-one at the late point: the def may share a use's register);
+//! - `late_use_early`: allocates as if the first late use were early (the
+//!   use's register may go to a def of the same instruction);
+//! - `cycle_unsaved`: drops the move that saves a register into the
+//!   scratch register to break a cycle (a cycle broken without saving);
+//! - `drop_reload`: drops the first reload;
+//! - `drop_store`: drops the first store of a register into a spill slot;
+//! - `wrong_slot`: the first reload reads the next spill slot (an
+//!   off-by-one slot index);
+//! - `fixed_neighbour`: the first `fixed` use of an allocatable register
+//!   gets the next register of its class;
+//! - `stack_in_reg`: the first `stack` use whose value a register holds
+//!   just before is given that register instead of the slot;
 //! - `extra_spill`: a correct allocation that costs more than it must: the
 //!   first register read gets a store to a fresh slot and a reload back
 //!   just before it. Its target finds nothing; `rafuzz compare` does.
@@ -57,6 +77,17 @@ pub enum Fault {
     Abort,
     Grow,
     Quadratic,
+    ReloadAfter,
+    ParamSwap,
+    SlotShare,
+    EarlyDefLate,
+    LateUseEarly,
+    CycleUnsaved,
+    DropReload,
+    DropStore,
+    WrongSlot,
+    FixedNeighbour,
+    StackInReg,
 }
 
 /// `linear_scan` with one planted bug.
@@ -66,7 +97,7 @@ pub struct Faulty {
 }
 
 /// Every faulty allocator.
-pub static FAULTY: [Faulty; 10] = [
+pub static FAULTY: [Faulty; 21] = [
     Faulty {
         fault: Fault::DropEdgeMove,
         name: "linear_scan+drop_edge_move",
@@ -107,6 +138,50 @@ pub static FAULTY: [Faulty; 10] = [
         fault: Fault::Quadratic,
         name: "linear_scan+quadratic",
     },
+    Faulty {
+        fault: Fault::ReloadAfter,
+        name: "linear_scan+reload_after",
+    },
+    Faulty {
+        fault: Fault::ParamSwap,
+        name: "linear_scan+param_swap",
+    },
+    Faulty {
+        fault: Fault::SlotShare,
+        name: "linear_scan+slot_share",
+    },
+    Faulty {
+        fault: Fault::EarlyDefLate,
+        name: "linear_scan+early_def_late",
+    },
+    Faulty {
+        fault: Fault::LateUseEarly,
+        name: "linear_scan+late_use_early",
+    },
+    Faulty {
+        fault: Fault::CycleUnsaved,
+        name: "linear_scan+cycle_unsaved",
+    },
+    Faulty {
+        fault: Fault::DropReload,
+        name: "linear_scan+drop_reload",
+    },
+    Faulty {
+        fault: Fault::DropStore,
+        name: "linear_scan+drop_store",
+    },
+    Faulty {
+        fault: Fault::WrongSlot,
+        name: "linear_scan+wrong_slot",
+    },
+    Faulty {
+        fault: Fault::FixedNeighbour,
+        name: "linear_scan+fixed_neighbour",
+    },
+    Faulty {
+        fault: Fault::StackInReg,
+        name: "linear_scan+stack_in_reg",
+    },
 ];
 
 impl Faulty {
@@ -123,6 +198,17 @@ impl Faulty {
             Fault::Abort => "fault_abort",
             Fault::Grow => "fault_grow",
             Fault::Quadratic => "fault_quadratic",
+            Fault::ReloadAfter => "fault_reload_after",
+            Fault::ParamSwap => "fault_param_swap",
+            Fault::SlotShare => "fault_slot_share",
+            Fault::EarlyDefLate => "fault_early_def_late",
+            Fault::LateUseEarly => "fault_late_use_early",
+            Fault::CycleUnsaved => "fault_cycle_unsaved",
+            Fault::DropReload => "fault_drop_reload",
+            Fault::DropStore => "fault_drop_store",
+            Fault::WrongSlot => "fault_wrong_slot",
+            Fault::FixedNeighbour => "fault_fixed_neighbour",
+            Fault::StackInReg => "fault_stack_in_reg",
         }
     }
 }
@@ -135,6 +221,8 @@ impl Allocator for Faulty {
     fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
         match self.fault {
             Fault::ForgetClobber => return LinearScan.run(&forget_first_clobber(func, env), env),
+            Fault::EarlyDefLate => return LinearScan.run(&move_first(func, env, true), env),
+            Fault::LateUseEarly => return LinearScan.run(&move_first(func, env, false), env),
             Fault::Hang => hang(func),
             Fault::Recurse => {
                 std::hint::black_box(first_successor_depth(func, func.entry_block()));
@@ -150,6 +238,15 @@ impl Allocator for Faulty {
             Fault::SwapReuse => swap_reuse(func, &mut out),
             Fault::LateSpill => late_spill(func, &mut out),
             Fault::ExtraSpill => extra_spill(func, env, &mut out),
+            Fault::ReloadAfter => reload_after(&mut out),
+            Fault::ParamSwap => param_swap(func, &mut out),
+            Fault::SlotShare => slot_share(&mut out),
+            Fault::CycleUnsaved => cycle_unsaved(env, &mut out),
+            Fault::DropReload => drop_first(&mut out, is_reload),
+            Fault::DropStore => drop_first(&mut out, is_store),
+            Fault::WrongSlot => wrong_slot(&mut out),
+            Fault::FixedNeighbour => fixed_neighbour(func, env, &mut out),
+            Fault::StackInReg => stack_in_reg(func, &mut out),
             _ => {}
         }
         Ok(out)
@@ -333,4 +430,166 @@ fn quadratic(f: &Function) {
         }
     }
     std::hint::black_box(acc);
+}
+
+fn is_reload(m: &allocator::Move) -> bool {
+    matches!((m.from, m.to), (Allocation::Stack(_), Allocation::Reg(_)))
+}
+
+fn is_store(m: &allocator::Move) -> bool {
+    matches!((m.from, m.to), (Allocation::Reg(_), Allocation::Stack(_)))
+}
+
+fn drop_first(out: &mut Output, which: fn(&allocator::Move) -> bool) {
+    if let Some(k) = out.edits.iter().position(|(_, m)| which(m)) {
+        out.edits.remove(k);
+    }
+}
+
+fn reload_after(out: &mut Output) {
+    let first = out
+        .edits
+        .iter()
+        .position(|&(p, m)| is_reload(&m) && p.pos() == InstPosition::Before);
+    let Some(k) = first else { return };
+    let (p, m) = out.edits.remove(k);
+    let after = ProgPoint::new(p.inst(), InstPosition::After);
+    let at = out.edits.partition_point(|&(q, _)| q <= after);
+    out.edits.insert(at, (after, m));
+}
+
+fn param_swap(f: &Function, out: &mut Output) {
+    for b in f.blocks() {
+        if f.block_params(b).len() < 2 {
+            continue;
+        }
+        // The edge moves go at the top of the block or before the branch of
+        // its only predecessor; take the first two at the top.
+        let top = ProgPoint::before(f.block_insts(b).first());
+        let at: Vec<usize> = (0..out.edits.len())
+            .filter(|&k| out.edits[k].0 == top)
+            .collect();
+        if let [a, c, ..] = at[..] {
+            if out.edits[a].1.from != out.edits[c].1.from {
+                let (x, y) = (out.edits[a].1.from, out.edits[c].1.from);
+                out.edits[a].1.from = y;
+                out.edits[c].1.from = x;
+                return;
+            }
+        }
+    }
+}
+
+fn slot_share(out: &mut Output) {
+    if out.num_spillslots < 2 {
+        return;
+    }
+    let (one, zero) = (allocator::SpillSlot::new(1), allocator::SpillSlot::new(0));
+    let rename = |a: &mut Allocation| {
+        if *a == Allocation::Stack(one) {
+            *a = Allocation::Stack(zero);
+        }
+    };
+    out.allocs.iter_mut().for_each(rename);
+    for (_, m) in out.edits.iter_mut() {
+        rename(&mut m.from);
+        rename(&mut m.to);
+    }
+}
+
+fn cycle_unsaved(env: &MachineEnv, out: &mut Output) {
+    let scratch = |a: Allocation| {
+        a.as_reg()
+            .is_some_and(|r| env.scratch[r.class().index()] == Some(r))
+    };
+    let save = out.edits.iter().enumerate().position(|(k, &(p, m))| {
+        scratch(m.to)
+            && out.edits[k + 1..]
+                .iter()
+                .take_while(|(q, _)| *q == p)
+                .any(|(_, n)| scratch(n.from))
+    });
+    if let Some(k) = save {
+        out.edits.remove(k);
+    }
+}
+
+fn wrong_slot(out: &mut Output) {
+    if out.num_spillslots < 2 {
+        return;
+    }
+    if let Some((_, m)) = out.edits.iter_mut().find(|(_, m)| is_reload(m)) {
+        if let Allocation::Stack(s) = m.from {
+            let next = (s.index() + 1) % out.num_spillslots;
+            m.from = Allocation::Stack(allocator::SpillSlot::new(next));
+        }
+    }
+}
+
+fn fixed_neighbour(f: &Function, env: &MachineEnv, out: &mut Output) {
+    let allocatable = env.allocatable_set();
+    for i in f.insts() {
+        let base = f.inst_operand_range(i).start;
+        for (k, op) in f.inst_operands(i).iter().enumerate() {
+            if let OperandConstraint::FixedReg(r) = op.constraint() {
+                if op.is_use() && allocatable.contains(r) {
+                    let next = allocator::PReg::new((r.hw() + 1) % 64, r.class());
+                    out.allocs[base + k] = Allocation::Reg(next);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn stack_in_reg(f: &Function, out: &mut Output) {
+    for i in f.insts() {
+        let base = f.inst_operand_range(i).start;
+        for (k, op) in f.inst_operands(i).iter().enumerate() {
+            if !(op.is_use() && op.constraint() == OperandConstraint::Stack) {
+                continue;
+            }
+            // A register the value was just stored from, before `i`.
+            let slot = out.allocs[base + k];
+            let before = ProgPoint::before(i);
+            let held = out
+                .edits
+                .iter()
+                .rev()
+                .filter(|(p, _)| *p <= before)
+                .find(|(_, m)| m.to == slot && m.from.as_reg().is_some());
+            if let Some(&(_, m)) = held {
+                out.allocs[base + k] = m.from;
+                return;
+            }
+        }
+    }
+}
+
+/// The function with its first early def made late (`def`) or its first
+/// late use made early.
+fn move_first(f: &Function, env: &MachineEnv, def: bool) -> Function {
+    use allocator::OperandPos;
+    let mut d = Draft::from_function(f, env);
+    'find: for b in &mut d.blocks {
+        for inst in &mut b.insts {
+            for op in inst.operands.iter_mut() {
+                let hit = if def {
+                    op.is_def() && op.pos() == OperandPos::Early && !op.is_nonalloc()
+                } else {
+                    op.is_use() && op.pos() == OperandPos::Late && !op.is_nonalloc()
+                };
+                if hit {
+                    let pos = if def {
+                        OperandPos::Late
+                    } else {
+                        OperandPos::Early
+                    };
+                    *op = allocator::Operand::new(op.vreg(), op.kind(), pos, op.constraint());
+                    break 'find;
+                }
+            }
+        }
+    }
+    d.to_function()
 }

@@ -13,11 +13,22 @@ use fuzz_targets::targets::Decode;
 use fuzz_targets::Target;
 use std::time::Duration;
 
-const FAULTS: [&str; 4] = [
+const FAULTS: [&str; 15] = [
     "fault_drop_edge_move",
     "fault_swap_reuse",
     "fault_forget_clobber",
     "fault_late_spill",
+    "fault_reload_after",
+    "fault_param_swap",
+    "fault_slot_share",
+    "fault_early_def_late",
+    "fault_late_use_early",
+    "fault_cycle_unsaved",
+    "fault_drop_reload",
+    "fault_drop_store",
+    "fault_wrong_slot",
+    "fault_fixed_neighbour",
+    "fault_stack_in_reg",
 ];
 
 fn reduced_case(o: &fuzz_targets::reduce::Outcome) -> &Case {

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use fuzz_targets::engine::process::{Launcher, Limits, DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT_SECS};
 use fuzz_targets::slow::SlowRule;
 use fuzz_targets::watchdog::Watchdog;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -26,7 +27,12 @@ enum Command {
         files: Vec<PathBuf>,
     },
     /// Name the allocators and the fuzz targets.
-    List,
+    List {
+        /// Name the hidden targets of the planted faults instead
+        /// (`fault_<fault>`, for scripts/fault-bench.sh).
+        #[arg(long, hide = true)]
+        faults: bool,
+    },
     /// Allocate each case and print it with its allocation section.
     Alloc {
         #[arg(long)]
@@ -367,7 +373,13 @@ fn main() {
     let mut out = std::io::stdout();
     let status = match cli.command {
         Command::Validate { files } => fuzz_targets::cli::validate(&files, &mut out),
-        Command::List => fuzz_targets::cli::list(&mut out),
+        Command::List { faults: false } => fuzz_targets::cli::list(&mut out),
+        Command::List { faults: true } => {
+            for f in fuzz_targets::faults::FAULTY.iter() {
+                let _ = writeln!(out, "{}", f.target_name());
+            }
+            0
+        }
         Command::Alloc {
             allocator,
             files,

@@ -20,44 +20,37 @@ use std::time::Instant;
 /// Inputs sent to a worker before the first reply is read.
 const IN_FLIGHT: usize = 2;
 
-/// A job and what it shares with the campaign.
+/// What the jobs of a campaign share.
+pub(super) struct Campaign<'a> {
+    pub opts: &'a Options,
+    pub ctx: &'a Context,
+    pub shared: &'a [Arc<Shared>],
+    pub stop: &'a AtomicBool,
+    /// Inputs made so far, by every job.
+    pub total: &'a AtomicU64,
+    pub findings: &'a Mutex<Vec<Finding>>,
+    pub start: Instant,
+}
+
+/// One job: its number and its own random choices.
 pub(super) struct Job<'a> {
-    opts: &'a Options,
-    ctx: &'a Context,
+    campaign: &'a Campaign<'a>,
     id: usize,
-    shared: &'a [Arc<Shared>],
-    stop: &'a AtomicBool,
-    total: &'a AtomicU64,
-    findings: &'a Mutex<Vec<Finding>>,
     rng: ChaCha8Rng,
 }
 
 impl<'a> Job<'a> {
-    pub(super) fn new(
-        opts: &'a Options,
-        ctx: &'a Context,
-        id: usize,
-        shared: &'a [Arc<Shared>],
-        stop: &'a AtomicBool,
-        total: &'a AtomicU64,
-        findings: &'a Mutex<Vec<Finding>>,
-    ) -> Job<'a> {
-        let rng =
-            ChaCha8Rng::seed_from_u64(opts.seed ^ (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    pub(super) fn new(campaign: &'a Campaign<'a>, id: usize) -> Job<'a> {
+        let seed = campaign.opts.seed ^ (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         Job {
-            opts,
-            ctx,
+            campaign,
             id,
-            shared,
-            stop,
-            total,
-            findings,
-            rng,
+            rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
 
     pub(super) fn run(mut self) {
-        match self.opts.isolation.clone() {
+        match self.campaign.opts.isolation.clone() {
             None => self.in_thread(),
             Some(launcher) => self.in_worker(&launcher),
         }
@@ -66,41 +59,47 @@ impl<'a> Job<'a> {
     /// The next input and the index of its target, or `None` when the
     /// campaign stops.
     fn next_input(&mut self) -> Option<(usize, Vec<u8>)> {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.campaign.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let n = self.total.fetch_add(1, Ordering::Relaxed);
-        if self.opts.runs.is_some_and(|r| n >= r) {
-            self.stop.store(true, Ordering::Relaxed);
+        let n = self.campaign.total.fetch_add(1, Ordering::Relaxed);
+        if self.campaign.opts.runs.is_some_and(|r| n >= r) {
+            self.campaign.stop.store(true, Ordering::Relaxed);
             return None;
         }
         let (index, s) = self
+            .campaign
             .shared
             .iter()
             .enumerate()
             .min_by_key(|(_, s)| s.nanos.load(Ordering::Relaxed))
             .expect("at least one target");
-        Some((index, make_input(&mut self.rng, s, self.opts.max_len)))
+        Some((
+            index,
+            make_input(&mut self.rng, s, self.campaign.opts.max_len),
+        ))
     }
 
     /// Records what target `index` made of `input` in `nanos`: the
     /// failure, saved and reported, or the features it reached.
     fn record(&self, index: usize, input: Vec<u8>, found: Result<&[u32], Failure>, nanos: u64) {
-        let s = &self.shared[index];
+        let s = &self.campaign.shared[index];
         s.nanos.fetch_add(nanos, Ordering::Relaxed);
         s.execs.fetch_add(1, Ordering::Relaxed);
         let feats = match found {
             Ok(feats) => feats,
             Err(failure) => {
                 s.findings.fetch_add(1, Ordering::Relaxed);
-                let path = save_finding(&self.opts.artifacts, &s.target, &input, &failure);
-                self.findings.lock().unwrap().push(Finding {
+                let path = save_finding(&self.campaign.opts.artifacts, &s.target, &input, &failure);
+                self.campaign.findings.lock().unwrap().push(Finding {
                     target: s.target.name,
                     path,
                     failure,
+                    after: self.campaign.start.elapsed(),
+                    execs: self.campaign.total.load(Ordering::Relaxed),
                 });
-                if !self.opts.keep_going {
-                    self.stop.store(true, Ordering::Relaxed);
+                if !self.campaign.opts.keep_going {
+                    self.campaign.stop.store(true, Ordering::Relaxed);
                 }
                 return;
             }
@@ -113,7 +112,7 @@ impl<'a> Job<'a> {
             }
         }
         if new {
-            if let Some(dir) = &self.opts.save_corpus {
+            if let Some(dir) = &self.campaign.opts.save_corpus {
                 write_atomically(
                     &dir.join(s.target.name),
                     &format!("feat-{:016x}", hash(&input)),
@@ -129,8 +128,9 @@ impl<'a> Job<'a> {
         while let Some((index, input)) = self.next_input() {
             let t0 = Instant::now();
             feats.clear();
-            let target = &self.shared[index].target;
-            let failure = features::collect(&mut feats, || target.failure(&input, self.ctx));
+            let target = &self.campaign.shared[index].target;
+            let failure =
+                features::collect(&mut feats, || target.failure(&input, self.campaign.ctx));
             let nanos = t0.elapsed().as_nanos() as u64;
             let found = match failure {
                 Some(f) => Err(f),
@@ -158,7 +158,7 @@ impl<'a> Job<'a> {
                             "rafuzz fuzz: job {} stops: cannot start a worker process: {e}",
                             self.id
                         );
-                        self.stop.store(true, Ordering::Relaxed);
+                        self.campaign.stop.store(true, Ordering::Relaxed);
                         return;
                     }
                 };
@@ -192,7 +192,7 @@ impl<'a> Job<'a> {
         }
         if let Some(w) = worker.as_mut().filter(|w| w.alive()) {
             if let Ok(Reply::Counters(text)) = w.ask(&Request::Counters) {
-                self.ctx.absorb(&text);
+                self.campaign.ctx.absorb(&text);
             }
         }
     }

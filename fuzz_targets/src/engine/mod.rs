@@ -72,6 +72,10 @@ pub struct Finding {
     pub target: &'static str,
     pub path: PathBuf,
     pub failure: Failure,
+    /// How long after the campaign's start it was found, and after how
+    /// many executions (of every target).
+    pub after: Duration,
+    pub execs: u64,
 }
 
 /// Per-target state shared by the jobs.
@@ -128,10 +132,19 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let findings: Arc<Mutex<Vec<Finding>>> = Arc::new(Mutex::new(Vec::new()));
     let terminal = std::io::stderr().is_terminal();
     let mut told = 0;
+    let campaign = job::Campaign {
+        opts,
+        ctx: &ctx,
+        shared: &shared,
+        stop: &stop,
+        total: &total,
+        findings: &findings,
+        start,
+    };
     std::thread::scope(|scope| {
-        for job in 0..opts.jobs.max(1) {
-            let (shared, stop, total, findings, ctx) = (&shared, &stop, &total, &findings, &ctx);
-            scope.spawn(move || job::Job::new(opts, ctx, job, shared, stop, total, findings).run());
+        for id in 0..opts.jobs.max(1) {
+            let campaign = &campaign;
+            scope.spawn(move || job::Job::new(campaign, id).run());
         }
         // The progress line and each finding once it is on disk, until the
         // workers stop.

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The fault benchmark: each planted fault (fuzz_targets/src/faults.rs) through
+# its checker target with the built-in engine, from an empty corpus, for at most
+# SECONDS (default 60) on each of SEEDS seeds (default 3); prints a table: fault,
+# median time to detection, on how many seeds it was found, median size of the
+# reduced case. `extra_spill` is left out (a correct allocation: only `rafuzz
+# compare` finds it).
+#   scripts/fault-bench.sh [SECONDS] [SEEDS] [FAULT...]   # FAULT: fault_<name>
+# Exit status 1 when a fault was missed on some seed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+seeds=${2:-3}
+shift $(($# < 2 ? $# : 2))
+cargo build --release -q -p fuzz_targets --bin rafuzz
+rafuzz=./target/release/rafuzz
+if [ $# -gt 0 ]; then faults=("$@"); else mapfile -t faults < <($rafuzz list --faults | grep -v '^fault_extra_spill$'); fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+printf '%-22s %12s %7s %14s\n' fault "median time" found "reduced insts"
+missed=0
+for f in "${faults[@]}"; do
+    times=() sizes=() found=0
+    for s in $(seq 1 "$seeds"); do
+        out=$($rafuzz fuzz --target "$f" --time "$secs" --seed "$s" --jobs 2 --corpus "$work/none" \
+            --artifacts "$work/artifacts-$s" --reduce-time 30 --timeout 2 --rss-limit-mb 512 2>/dev/null || true)
+        t=$(echo "$out" | awk '/^  after: / {print $2; exit}')
+        if [ -n "$t" ]; then
+            found=$((found + 1))
+            times+=("$t")
+            n=$(echo "$out" | sed -n 's/^  reduced: .* (\([0-9]*\) insts.*/\1/p' | head -n 1)
+            [ -n "$n" ] && sizes+=("$n")
+        fi
+    done
+    [ "$found" -eq "$seeds" ] || missed=1
+    mt=$(printf '%s\n' "${times[@]+"${times[@]}"}" | { grep . || true; } | median)
+    ms=$(printf '%s\n' "${sizes[@]+"${sizes[@]}"}" | { grep . || true; } | median)
+    printf '%-22s %10s s %3d/%-3d %14s\n' "$f" "$mt" "$found" "$seeds" "$ms"
+done
+exit $missed
