@@ -97,7 +97,7 @@ pub fn gen_stats(
     let _ = write!(
         out,
         "inputs of {size} bytes{what}\n{}",
-        stats.report_beside(reference.as_ref())
+        stats.report(reference.as_ref())
     );
     if stats.valid == stats.cases {
         0

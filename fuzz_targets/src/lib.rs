@@ -62,6 +62,16 @@ pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator
         .find(|a| a.name() == name)
 }
 
+/// The `&'static` name of an allocator named in text (a worker's reply,
+/// its counters): the registered allocator's, or (a name this process does
+/// not know) the text, kept for good.
+pub fn allocator_name(name: &str) -> &'static str {
+    allocator_by_name(name)
+        .map(|a| a.name())
+        .filter(|n| *n == name)
+        .unwrap_or_else(|| Box::leak(name.to_string().into_boxed_str()))
+}
+
 /// The body behind an engine wrapper binary: runs `data` through the target
 /// called `name` (looked up once per process). Every wrapper (libFuzzer,
 /// honggfuzz, AFL++) is this one call; a wrong name is a build mistake and

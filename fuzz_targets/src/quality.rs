@@ -138,7 +138,7 @@ impl QualityBook {
         let fields: Vec<u64> = words[3..].iter().map(|w| w.parse().unwrap_or(0)).collect();
         book.lock()
             .unwrap()
-            .entry(static_name(name))
+            .entry(crate::allocator_name(name))
             .or_default()
             .add(&Quality::from_fields(&fields));
     }
@@ -186,13 +186,4 @@ fn table(q: &BTreeMap<&'static str, Quality>) -> String {
         ));
     }
     s
-}
-
-/// The `&'static` name of an allocator named in text: the registered one,
-/// or (a name this process does not know) the text kept for good.
-pub fn static_name(name: &str) -> &'static str {
-    crate::allocator_by_name(name)
-        .map(|a| a.name())
-        .filter(|n| *n == name)
-        .unwrap_or_else(|| Box::leak(name.to_string().into_boxed_str()))
 }

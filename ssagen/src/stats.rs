@@ -43,9 +43,6 @@ pub struct CaseFeatures {
     pub over_pressure: bool,
 }
 
-pub const CONSTRAINT_NAMES: [&str; 7] =
-    ["any", "reg", "stack", "fixed", "reuse", "limit", "nonalloc"];
-
 fn constraint_index(c: OperandConstraint) -> usize {
     match c {
         OperandConstraint::Any => 0,
@@ -227,7 +224,7 @@ impl GenStats {
 
     /// The report: sizes, then the share of cases with each feature, beside
     /// `reference`'s share when given (the default config's, for a profile).
-    pub fn report_beside(&self, reference: Option<&GenStats>) -> String {
+    pub fn report(&self, reference: Option<&GenStats>) -> String {
         let n = self.cases.max(1) as f64;
         let mut s = String::new();
         let _ = writeln!(s, "cases                 {}", self.cases);
@@ -261,9 +258,5 @@ impl GenStats {
         }
         let _ = writeln!(s, "generation            {:.1} ns/inst", self.ns_per_inst());
         s
-    }
-
-    pub fn report(&self) -> String {
-        self.report_beside(None)
     }
 }

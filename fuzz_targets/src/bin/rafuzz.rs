@@ -108,13 +108,8 @@ enum Command {
         /// disagreement with ours as a finding.
         #[arg(long)]
         cross_check: bool,
-        /// An input running longer than this is a `timeout` finding.
-        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
-        timeout: f64,
-        /// A worker growing past this resident size is an `oom` finding
-        /// (0: no limit).
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
-        rss_limit_mb: u64,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Run inputs in the engine's own threads, not in worker
         /// processes: a little faster, but a hang, an abort or a stack
         /// overflow then stops the campaign instead of being a finding.
@@ -183,13 +178,8 @@ enum Command {
         /// Stop after this many seconds with the smallest case so far.
         #[arg(long, value_name = "SECONDS")]
         time: Option<f64>,
-        /// With --target: a candidate running longer than this is a
-        /// `timeout` (candidates run in worker processes).
-        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
-        timeout: f64,
-        /// With --target: a worker growing past this is an `oom`.
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
-        rss_limit_mb: u64,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// With --target: the narrowing the input was found with.
         #[command(flatten)]
         narrow: Narrow,
@@ -206,14 +196,8 @@ enum Command {
         /// How long the outside program may take over one case.
         #[arg(long, value_name = "MS", default_value_t = 5000)]
         cmd_timeout: u64,
-        /// An input running longer than this fails as a `timeout` (and
-        /// ends the run).
-        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
-        timeout: f64,
-        /// Growing past this resident size fails as `oom` (and ends the
-        /// run; 0: no limit).
-        #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
-        rss_limit_mb: u64,
+        #[command(flatten)]
+        limits: LimitArgs,
         #[command(flatten)]
         narrow: Narrow,
     },
@@ -333,6 +317,28 @@ enum OracleArg {
 #[global_allocator]
 static HEAP: fuzz_targets::heap::Counting = fuzz_targets::heap::Counting;
 
+/// `--timeout` and `--rss-limit-mb`: past them an input is a `timeout` or
+/// an `oom` finding (in `fuzz`, in the reducer's workers, in `run`).
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct LimitArgs {
+    /// An input running longer than this is a `timeout`.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
+    timeout: f64,
+    /// A process growing past this resident size is an `oom` (0: no
+    /// limit).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
+    rss_limit_mb: u64,
+}
+
+impl LimitArgs {
+    fn limits(self) -> Limits {
+        Limits {
+            timeout: std::time::Duration::from_secs_f64(self.timeout),
+            rss_limit_mb: self.rss_limit_mb,
+        }
+    }
+}
+
 /// `--profile` and `--without`: the cases generated from fuzzer bytes.
 #[derive(clap::Args, Clone, Debug, Default)]
 struct Narrow {
@@ -404,8 +410,7 @@ fn main() {
             allocator,
             cmd_timeout,
             cross_check,
-            timeout,
-            rss_limit_mb,
+            limits,
             in_process,
             no_slow,
             narrow,
@@ -436,10 +441,7 @@ fn main() {
                 std::process::exit(2);
             }
             let chosen: Vec<_> = chosen.iter().map(|t| t.narrowed(&narrowing)).collect();
-            let limits = Limits {
-                timeout: std::time::Duration::from_secs_f64(timeout),
-                rss_limit_mb,
-            };
+            let limits = limits.limits();
             let isolation = if in_process {
                 None
             } else {
@@ -500,17 +502,13 @@ fn main() {
             jobs,
             time,
             slow,
-            timeout,
-            rss_limit_mb,
+            limits,
             narrow,
         } => {
             use fuzz_targets::judge::Oracles;
             use fuzz_targets::reduce::predicate::ReduceBy;
             let narrowing = narrow.parse();
-            let limits = Limits {
-                timeout: std::time::Duration::from_secs_f64(timeout),
-                rss_limit_mb,
-            };
+            let limits = limits.limits();
             let isolation = match &target {
                 Some(t) => match Launcher::rafuzz(&[t], &narrowing.args(), limits) {
                     Ok(l) => Some(l),
@@ -557,16 +555,12 @@ fn main() {
             files,
             allocator,
             cmd_timeout,
-            timeout,
-            rss_limit_mb,
+            limits,
             narrow,
         } => {
             register_outside_program(allocator.as_deref(), cmd_timeout);
             let narrowing = narrow.parse();
-            let watchdog = Watchdog::arm(Limits {
-                timeout: std::time::Duration::from_secs_f64(timeout),
-                rss_limit_mb,
-            });
+            let watchdog = Watchdog::arm(limits.limits());
             fuzz_targets::cli::run(&target, &files, &narrowing, Some(&watchdog), &mut out)
         }
         Command::Scaling {

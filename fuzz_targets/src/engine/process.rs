@@ -1,5 +1,6 @@
 //! The engine side of process isolation: a [`Worker`] is a `rafuzz
-//! worker` child process that runs inputs one at a time. The engine keeps
+//! worker` child process that runs inputs one at a time, in the order
+//! sent. The engine keeps
 //! the input it sent, so when the worker hangs past the time limit, grows
 //! past the memory limit (both watched by a thread per worker, which kills
 //! it), or dies on its own (an abort, a stack overflow, a signal), the
@@ -74,8 +75,8 @@ impl Launcher {
 /// Workers for the reducer: each candidate runs in an idle worker (a new
 /// one when none is idle), which goes back to the pool if it survived.
 pub struct Pool {
+    /// Workers serving the one target (request target 0).
     launcher: Launcher,
-    target: u32,
     /// Whether the target runs on cases (`.ra` candidates).
     takes_cases: bool,
     idle: Mutex<Vec<Worker>>,
@@ -88,7 +89,6 @@ impl Pool {
         launcher.targets = vec![target.to_string()];
         Pool {
             launcher,
-            target: 0,
             takes_cases: crate::target_by_name(target).is_some_and(|t| t.takes_cases()),
             idle: Mutex::new(Vec::new()),
         }
@@ -114,7 +114,7 @@ impl Pool {
 impl crate::reduce::Runs for Pool {
     fn bytes(&self, data: &[u8]) -> Option<Failure> {
         self.ask(&Request::Bytes {
-            target: self.target,
+            target: 0,
             data: data.to_vec(),
         })
     }
@@ -124,7 +124,7 @@ impl crate::reduce::Runs for Pool {
             return None;
         }
         Some(self.ask(&Request::Case {
-            target: self.target,
+            target: 0,
             text: allocator::ir::text::print(case),
         }))
     }
@@ -159,8 +159,6 @@ pub struct Worker {
     limits: Limits,
     /// Requests sent and not answered yet.
     in_flight: usize,
-    /// A write to the worker failed: it is gone.
-    broken: bool,
     /// The worker is gone (killed after its last reply, or after an error).
     lost: bool,
 }
@@ -202,7 +200,6 @@ impl Worker {
             tail,
             limits: launcher.limits,
             in_flight: 0,
-            broken: false,
             lost: false,
         };
         // A worker that cannot answer before it has run anything (a wrong
@@ -232,28 +229,20 @@ impl Worker {
 
     /// Sends `request` without waiting: the worker runs requests in the
     /// order sent, and [`Worker::receive`] gets their replies in that
-    /// order. A failed write shows at the next `receive`.
+    /// order. A write fails only when the worker is gone; `receive` then
+    /// reads what it answered before it went, and the end of its output.
     pub fn send(&mut self, request: &Request) {
-        {
-            let mut w = self.watch.lock().unwrap();
-            if self.in_flight == 0 {
-                w.busy_since = Some(Instant::now());
-            }
+        if self.in_flight == 0 {
+            self.watch.lock().unwrap().busy_since = Some(Instant::now());
         }
         self.in_flight += 1;
-        if request.write(&mut self.stdin).is_err() {
-            self.broken = true;
-        }
+        let _ = request.write(&mut self.stdin);
     }
 
     /// The reply to the oldest request sent. `Err`: the worker died
     /// running it (see [`Worker::ask`]).
     pub fn receive(&mut self) -> Result<Reply, Failure> {
-        let reply = if self.broken {
-            Err(io::Error::from(io::ErrorKind::BrokenPipe))
-        } else {
-            Reply::read(&mut self.stdout)
-        };
+        let reply = Reply::read(&mut self.stdout);
         self.in_flight = self.in_flight.saturating_sub(1);
         let killed = {
             let mut w = self.watch.lock().unwrap();
@@ -278,9 +267,6 @@ impl Worker {
     /// The finding a worker's death makes.
     fn death(&mut self, killed: Option<Killed>) -> Failure {
         let status = self.reap();
-        let said = String::from_utf8_lossy(&self.tail.lock().unwrap()).into_owned();
-        let last_words: Vec<&str> = said.lines().filter(|l| !l.trim().is_empty()).collect();
-        let last_words = last_words[last_words.len().saturating_sub(3)..].join(" | ");
         match killed {
             Some(Killed::Timeout) => Failure::new(
                 Signature::new(None, Oracle::Timeout, ""),
@@ -297,7 +283,10 @@ impl Worker {
                 ),
             ),
             None => {
+                let said = String::from_utf8_lossy(&self.tail.lock().unwrap()).into_owned();
                 let how = describe_exit(status, &said);
+                let lines: Vec<&str> = said.lines().filter(|l| !l.trim().is_empty()).collect();
+                let last_words = lines[lines.len().saturating_sub(3)..].join(" | ");
                 let words = if last_words.is_empty() {
                     String::new()
                 } else {

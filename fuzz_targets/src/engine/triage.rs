@@ -107,19 +107,16 @@ fn reduce(
     ropts: &crate::reduce::Options,
     isolation: Option<&Launcher>,
 ) -> Result<(Outcome, ReduceBy), String> {
-    let input = Input::Bytes(std::fs::read(&f.path).map_err(|e| e.to_string())?);
+    let bytes = std::fs::read(&f.path).map_err(|e| e.to_string())?;
     let sig = &f.failure.signature;
     if sig.oracle == Oracle::Slow {
         let name = sig.allocator.ok_or("a slow finding names its allocator")?;
         let a = crate::allocator_by_name(name).ok_or("the allocator is not known")?;
-        let case = target.case_of(match &input {
-            Input::Bytes(b) => b,
-            Input::Case(_) => unreachable!(),
-        });
-        let case = case.ok_or("the target makes no case")?;
+        let case = target.case_of(&bytes).ok_or("the target makes no case")?;
         let o = crate::reduce::predicate::reduce_slow(a, Box::new(case), ropts)?;
         return Ok((o, ReduceBy::Slow(name.to_string())));
     }
+    let input = Input::Bytes(bytes);
     let by = ReduceBy::Target(target.name.to_string());
     if !sig.oracle.needs_isolation() {
         return Ok((crate::reduce::reduce_input(target, &input, ropts)?, by));

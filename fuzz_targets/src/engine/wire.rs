@@ -147,8 +147,7 @@ impl Reply {
                     .ok_or_else(|| bad("unknown oracle"))?;
                 let detail = get_string(r)?;
                 let message = get_string(r)?;
-                let allocator =
-                    (!allocator.is_empty()).then(|| crate::quality::static_name(&allocator));
+                let allocator = (!allocator.is_empty()).then(|| crate::allocator_name(&allocator));
                 // The detail was normalized by the worker already.
                 let signature = Signature {
                     allocator,
