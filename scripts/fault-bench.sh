@@ -6,6 +6,8 @@
 # reduced case. `extra_spill` is left out (a correct allocation: only `rafuzz
 # compare` finds it).
 #   scripts/fault-bench.sh [SECONDS] [SEEDS] [FAULT...]   # FAULT: fault_<name>
+# GEN=swarm generates with swarm generation (--swarm) instead of the target's
+# config as it is (GEN=single, the default), to compare the two.
 # Exit status 1 when a fault was missed on some seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +16,12 @@ seeds=${2:-3}
 shift $(($# < 2 ? $# : 2))
 cargo build --release -q -p fuzz_targets --bin rafuzz
 rafuzz=./target/release/rafuzz
+gen=()
+case "${GEN:-single}" in
+    single) ;;
+    swarm) gen=(--swarm) ;;
+    *) echo "GEN must be swarm or single" >&2; exit 2 ;;
+esac
 if [ $# -gt 0 ]; then faults=("$@"); else mapfile -t faults < <($rafuzz list --faults | grep -v '^fault_extra_spill$'); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,7 +32,7 @@ for f in "${faults[@]}"; do
     times=() sizes=() found=0
     for s in $(seq 1 "$seeds"); do
         out=$($rafuzz fuzz --target "$f" --time "$secs" --seed "$s" --jobs 2 --corpus "$work/none" \
-            --artifacts "$work/artifacts-$s" --reduce-time 30 --timeout 2 --rss-limit-mb 512 2>/dev/null || true)
+            --artifacts "$work/artifacts-$s" --reduce-time 30 --timeout 2 --rss-limit-mb 512 "${gen[@]+"${gen[@]}"}" 2>/dev/null || true)
         t=$(echo "$out" | awk '/^  after: / {print $2; exit}')
         if [ -n "$t" ]; then
             found=$((found + 1))

@@ -9,7 +9,9 @@
 # input, default 10) and RSS_LIMIT_MB (default 2048) are the limits past which an input
 # is a finding (a hang or a memory blow-up), passed to every engine in its own flags;
 # RAFUZZ_PROFILE and RAFUZZ_WITHOUT narrow the generated cases (README, "Cases your
-# allocator takes"): the wrappers read them, the built-in engine gets them as flags.
+# allocator takes"), RAFUZZ_NO_SUPPRESS=1 runs regalloc2 on its known bugs and
+# RAFUZZ_SWARM=1 turns on swarm generation: the wrappers read them, the built-in engine
+# and the printed replay command get them as flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -47,9 +49,16 @@ apt_install() {
     fi
 }
 
+# The narrowing as rafuzz flags, for the built-in engine and the replay command.
+narrow=()
+[ -n "${RAFUZZ_PROFILE:-}" ] && narrow+=(--profile "$RAFUZZ_PROFILE")
+[ -n "${RAFUZZ_WITHOUT:-}" ] && narrow+=(--without "$RAFUZZ_WITHOUT")
+[ -n "${RAFUZZ_NO_SUPPRESS:-}" ] && [ "$RAFUZZ_NO_SUPPRESS" != 0 ] && narrow+=(--no-suppress)
+[ -n "${RAFUZZ_SWARM:-}" ] && [ "$RAFUZZ_SWARM" != 0 ] && narrow+=(--swarm)
+
 report() { # report FILE
     echo "CRASH found by $engine in $target: $1"
-    echo "replay: cargo run --release -p fuzz_targets --bin rafuzz -- run $target $1"
+    echo "replay: cargo run --release -p fuzz_targets --bin rafuzz -- run ${narrow[*]+${narrow[*]} }$target $1"
     exit 1
 }
 
@@ -58,9 +67,6 @@ builtin)
     cargo build --release -q -p fuzz_targets --bin rafuzz
     status=0
     # The built-in engine only reads corpus/<target>; it keeps its finds in memory.
-    narrow=()
-    [ -n "${RAFUZZ_PROFILE:-}" ] && narrow+=(--profile "$RAFUZZ_PROFILE")
-    [ -n "${RAFUZZ_WITHOUT:-}" ] && narrow+=(--without "$RAFUZZ_WITHOUT")
     ./target/release/rafuzz fuzz --target "$target" --time "$secs" --corpus "$root/corpus" \
         --timeout "$timeout" --rss-limit-mb "$rss_limit_mb" ${narrow[@]+"${narrow[@]}"} \
         --artifacts "$root/artifacts/builtin" || status=$?

@@ -17,6 +17,11 @@ pub enum AllocError {
     /// The allocator does not handle this combination of features; counted
     /// apart, never a finding.
     Unsupported(String),
+    /// The allocator is known to get this combination wrong: a bug already
+    /// reported, which the harness counts apart instead of finding it again
+    /// (a suppression, as sanitizers have). Outside allocators' adapters
+    /// return it; rafuzz's `--no-suppress` runs the allocator anyway.
+    Suppressed(String),
     /// The allocator itself broke: an outside program crashed, timed out or
     /// answered something that is not an allocation.
     Failed(String),
@@ -27,6 +32,7 @@ impl fmt::Display for AllocError {
         match self {
             AllocError::Impossible(m) => write!(f, "allocation impossible: {m}"),
             AllocError::Unsupported(m) => write!(f, "unsupported: {m}"),
+            AllocError::Suppressed(m) => write!(f, "suppressed: {m}"),
             AllocError::Failed(m) => write!(f, "allocator failed: {m}"),
         }
     }

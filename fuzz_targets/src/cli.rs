@@ -338,6 +338,14 @@ pub fn fuzz(
             *execs as f64 / secs
         );
     }
+    if !report.context.refusals.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nrefused, not findings (unsupported: not taken by the allocator; suppressed: a \
+             known bug, run with --no-suppress):\n{}",
+            report.context.refusals.report()
+        );
+    }
     // differential's comparison table is its main output: always shown.
     for t in opts
         .targets

@@ -5,6 +5,7 @@
 //! figures and a test can read exactly what its own run counted.
 
 use crate::quality::QualityBook;
+use crate::refusals::RefusalBook;
 use crate::slow::{SlowRule, TimingBook};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -20,6 +21,8 @@ pub struct Context {
     pub verdicts: VerdictCounts,
     /// Each allocator's moves, spills and reloads (`differential`).
     pub quality: QualityBook,
+    /// The cases allocators refused, and why (every target that allocates).
+    pub refusals: RefusalBook,
     /// Report slow allocator runs as findings by this rule (the built-in
     /// engine's campaigns; `None` elsewhere: a replay or an engine wrapper
     /// has no baseline to compare with).
@@ -55,6 +58,7 @@ impl Context {
             load(&v.not_run),
         );
         s.push_str(&self.quality.export());
+        s.push_str(&self.refusals.export());
         s
     }
 
@@ -86,6 +90,7 @@ impl Context {
                     }
                 }
                 "quality" => self.quality.absorb(line),
+                "refused" => self.refusals.absorb(line),
                 _ => {}
             }
         }

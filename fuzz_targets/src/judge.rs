@@ -4,6 +4,7 @@
 
 use crate::context::Context;
 use crate::failure::{Failure, Oracle, Signature};
+use crate::refusals::Refused;
 use allocator::{AllocError, Allocator, Case, Output};
 use checker::interp;
 
@@ -66,14 +67,25 @@ pub fn judge(
 }
 
 /// Runs `a` on `case` (a panic is caught) and judges the output: the
-/// output when accepted, `None` when the allocator does not support the
-/// case, the failure otherwise. The case must be valid and feasible.
+/// output when accepted, `None` when the allocator refuses the case
+/// (counted in the context's refusals), the failure otherwise. The case must
+/// be valid and feasible.
 pub fn allocate_and_judge(
     a: &dyn Allocator,
     case: &Case,
     oracles: Oracles,
     ctx: &Context,
 ) -> Result<Option<Output>, Failure> {
+    allocate_and_judge_refusal(a, case, oracles, ctx).map(Result::ok)
+}
+
+/// [`allocate_and_judge`], saying which kind of refusal a refused case got.
+pub fn allocate_and_judge_refusal(
+    a: &dyn Allocator,
+    case: &Case,
+    oracles: Oracles,
+    ctx: &Context,
+) -> Result<Result<Output, Refused>, Failure> {
     let name = a.name();
     let start = std::time::Instant::now();
     let run = crate::panics::catch(|| a.run(&case.func, &case.machine));
@@ -82,7 +94,14 @@ pub fn allocate_and_judge(
     }
     let out = match run {
         Ok(Ok(o)) => o,
-        Ok(Err(AllocError::Unsupported(_))) => return Ok(None),
+        Ok(Err(AllocError::Unsupported(m))) => {
+            ctx.refusals.record(name, Refused::Unsupported, &m);
+            return Ok(Err(Refused::Unsupported));
+        }
+        Ok(Err(AllocError::Suppressed(m))) => {
+            ctx.refusals.record(name, Refused::Suppressed, &m);
+            return Ok(Err(Refused::Suppressed));
+        }
         Ok(Err(e)) => {
             return Err(Failure::new(
                 Signature::new(Some(name), Oracle::AllocError, &e.to_string()),
@@ -97,7 +116,7 @@ pub fn allocate_and_judge(
         }
     };
     judge(name, case, &out, oracles, ctx)?;
-    Ok(Some(out))
+    Ok(Ok(out))
 }
 
 /// A slow run as a failure: `first` breaks the campaign's rule and a

@@ -23,6 +23,7 @@ pub mod quality;
 #[cfg(feature = "regalloc2")]
 pub mod ra2;
 pub mod reduce;
+pub mod refusals;
 pub mod scaling;
 pub mod slow;
 pub mod targets;
@@ -75,8 +76,9 @@ pub fn allocator_name(name: &str) -> &'static str {
 /// The body behind an engine wrapper binary: runs `data` through the target
 /// called `name` (looked up once per process). Every wrapper (libFuzzer,
 /// honggfuzz, AFL++) is this one call; a wrong name is a build mistake and
-/// panics at the first input. `RAFUZZ_PROFILE` and `RAFUZZ_WITHOUT` narrow
-/// the cases as `--profile` and `--without` do.
+/// panics at the first input. `RAFUZZ_PROFILE`, `RAFUZZ_WITHOUT` and
+/// `RAFUZZ_NO_SUPPRESS` do what `--profile`, `--without` and `--no-suppress`
+/// do.
 pub fn run_wrapped(name: &str, data: &[u8]) {
     // One wrapper process is one campaign: its target and context live as
     // long as the process.
@@ -84,6 +86,7 @@ pub fn run_wrapped(name: &str, data: &[u8]) {
     let (t, ctx) = CAMPAIGN.get_or_init(|| {
         let t = target_by_name(name).unwrap_or_else(|| panic!("no fuzz target named `{name}`"));
         let n = profile::Narrowing::from_env().unwrap_or_else(|e| panic!("{e}"));
+        n.apply_suppression();
         (t.narrowed(&n), context::Context::default())
     });
     t.run(data, ctx)

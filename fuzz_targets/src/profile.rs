@@ -21,32 +21,7 @@ pub fn profile(name: &str) -> Option<Config> {
     }
 }
 
-/// A feature `--without` leaves out: its name, and how the config drops it.
-pub type Feature = (&'static str, fn(&mut Config));
-
-/// Every feature that can be left out, named as `rafuzz gen --stats` names
-/// it (`any`, `loops` and `pressure` cannot be).
-pub static FEATURES: [Feature; 18] = [
-    ("reg", |c| c.constraints.reg = false),
-    ("stack", |c| c.constraints.stack = false),
-    ("fixed", |c| c.constraints.fixed = false),
-    ("reuse", |c| c.constraints.reuse = false),
-    ("limit", |c| c.constraints.limit = false),
-    ("nonalloc", |c| c.nonalloc = false),
-    ("late-uses", |c| c.late_uses = false),
-    ("early-defs", |c| c.early_defs = false),
-    // Calls are instructions with many clobbers: they go too.
-    ("clobbers", |c| (c.clobbers, c.calls) = (false, false)),
-    ("calls", |c| c.calls = false),
-    ("block-params", |c| c.max_block_params = 0),
-    ("branch-operands", |c| c.branch_operands = false),
-    ("repeated-uses", |c| c.distinct_uses = true),
-    ("unlisted-fixed", |c| c.machine.fixed_unlisted = false),
-    ("classes", |c| c.multiple_classes = false),
-    ("scratch", |c| c.machine.scratch = false),
-    ("fixed-stack", |c| c.machine.fixed_stack = false),
-    ("irreducible", |c| c.irreducible = false),
-];
+pub use ssagen::config::{Feature, FEATURES};
 
 /// A profile and the features left out, as the command line gave them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,6 +29,13 @@ pub struct Narrowing {
     pub profile: Option<&'static str>,
     /// Indices into [`FEATURES`], in the order given.
     pub without: Vec<usize>,
+    /// `--no-suppress`: outside allocators' known bugs are run, not
+    /// suppressed, and the profiles that leave them out generate them
+    /// ([`Config::with_known_regalloc2_bugs`]).
+    pub no_suppress: bool,
+    /// `--swarm`: each case draws which of the config's features it uses
+    /// ([`ssagen::swarm`]) instead of using the config as it is.
+    pub swarm: bool,
 }
 
 impl Narrowing {
@@ -85,19 +67,33 @@ impl Narrowing {
         Ok(Narrowing {
             profile,
             without: out,
+            no_suppress: false,
+            swarm: false,
         })
     }
 
-    /// The narrowing the engine wrappers read from `RAFUZZ_PROFILE` and
-    /// `RAFUZZ_WITHOUT`.
+    /// The narrowing the engine wrappers read from `RAFUZZ_PROFILE`,
+    /// `RAFUZZ_WITHOUT`, `RAFUZZ_NO_SUPPRESS` and `RAFUZZ_SWARM` (the last
+    /// two: set and not `0`).
     pub fn from_env() -> Result<Narrowing, String> {
         let profile = std::env::var("RAFUZZ_PROFILE").ok();
         let without: Vec<String> = std::env::var("RAFUZZ_WITHOUT").ok().into_iter().collect();
-        Narrowing::parse(profile.as_deref().filter(|p| !p.is_empty()), &without)
+        let mut n = Narrowing::parse(profile.as_deref().filter(|p| !p.is_empty()), &without)?;
+        let on = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
+        n.no_suppress = on("RAFUZZ_NO_SUPPRESS");
+        n.swarm = on("RAFUZZ_SWARM");
+        Ok(n)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.profile.is_none() && self.without.is_empty()
+        self.profile.is_none() && self.without.is_empty() && !self.no_suppress && !self.swarm
+    }
+
+    /// Makes this process suppress outside allocators' known bugs, or not,
+    /// as the narrowing says: called once where a command reads it.
+    pub fn apply_suppression(&self) {
+        #[cfg(feature = "regalloc2")]
+        crate::ra2::set_suppress(!self.no_suppress);
     }
 
     /// The config a target that generates with `base` uses: the profile's
@@ -107,6 +103,12 @@ impl Narrowing {
             Some(p) => profile(p).expect("parsed names only"),
             None => base.clone(),
         };
+        if self.no_suppress {
+            c = c.with_known_regalloc2_bugs();
+        }
+        if self.swarm {
+            c.swarm = true;
+        }
         for &k in &self.without {
             (FEATURES[k].1)(&mut c);
         }
@@ -123,6 +125,12 @@ impl Narrowing {
         if !self.without.is_empty() {
             let names: Vec<&str> = self.without.iter().map(|&k| FEATURES[k].0).collect();
             v.extend(["--without".to_string(), names.join(",")]);
+        }
+        if self.no_suppress {
+            v.push("--no-suppress".to_string());
+        }
+        if self.swarm {
+            v.push("--swarm".to_string());
         }
         v
     }
@@ -153,14 +161,26 @@ mod tests {
             "{e}"
         );
         assert!(Narrowing::default().is_empty());
+        let n = Narrowing {
+            no_suppress: true,
+            swarm: true,
+            ..Narrowing::default()
+        };
+        assert_eq!(n.args(), ["--no-suppress", "--swarm"]);
+        assert!(!n.is_empty());
+        let c = n.config(&Config::regalloc2());
+        assert!(c.swarm && c.repeated_uses.limit && c.repeated_uses.late_fixed);
+        let c = Narrowing::default().config(&Config::regalloc2_fastalloc());
+        assert!(!c.swarm && !c.stack_defs);
+        assert!(n.config(&Config::regalloc2_fastalloc()).stack_defs);
     }
 
     #[test]
     fn every_feature_left_out_is_absent_from_the_cases() {
         for (k, (name, _)) in FEATURES.iter().enumerate() {
             let n = Narrowing {
-                profile: None,
                 without: vec![k],
+                ..Narrowing::default()
             };
             let config = n.config(&Config::default());
             let mut stats = ssagen::stats::GenStats::default();

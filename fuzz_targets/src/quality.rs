@@ -13,6 +13,8 @@ use std::sync::Mutex;
 pub struct Quality {
     pub cases: u64,
     pub unsupported: u64,
+    /// Refused as a known bug (see [`crate::refusals`]).
+    pub suppressed: u64,
     pub moves: u64,
     pub spills: u64,
     pub reloads: u64,
@@ -23,6 +25,16 @@ pub struct Quality {
 }
 
 impl Quality {
+    /// One refused case.
+    pub fn refused(why: crate::refusals::Refused) -> Quality {
+        let suppressed = why == crate::refusals::Refused::Suppressed;
+        Quality {
+            unsupported: u64::from(!suppressed),
+            suppressed: u64::from(suppressed),
+            ..Quality::default()
+        }
+    }
+
     /// The figures of one allocation of `case` (`None`: not supported):
     /// the one place every quality figure (`rafuzz alloc`, `differential
     /// --stats`, `rafuzz compare`, the benchmark) is computed.
@@ -47,7 +59,7 @@ impl Quality {
         one
     }
 
-    fn fields(&self) -> [u64; 8] {
+    fn fields(&self) -> [u64; 9] {
         [
             self.cases,
             self.unsupported,
@@ -57,6 +69,7 @@ impl Quality {
             self.reg_moves,
             self.weighted,
             self.cost_tenths,
+            self.suppressed,
         ]
     }
 
@@ -71,12 +84,14 @@ impl Quality {
             reg_moves: at(5),
             weighted: at(6),
             cost_tenths: at(7),
+            suppressed: at(8),
         }
     }
 
     fn add(&mut self, o: &Quality) {
         self.cases += o.cases;
         self.unsupported += o.unsupported;
+        self.suppressed += o.suppressed;
         self.moves += o.moves;
         self.spills += o.spills;
         self.reloads += o.reloads;
@@ -160,10 +175,11 @@ over the {n} cases every allocator took:
 
 fn table(q: &BTreeMap<&'static str, Quality>) -> String {
     let mut s = format!(
-        "{:<20} {:>7} {:>11} {:>8} {:>8} {:>8} {:>9} {:>13} {:>8}",
+        "{:<20} {:>7} {:>11} {:>10} {:>8} {:>8} {:>8} {:>9} {:>13} {:>8}",
         "allocator",
         "cases",
         "unsupported",
+        "suppressed",
         "moves",
         "spills",
         "reloads",
@@ -174,9 +190,10 @@ fn table(q: &BTreeMap<&'static str, Quality>) -> String {
     for (name, x) in q.iter() {
         let n = x.cases.max(1) as f64;
         s.push_str(&format!(
-            "\n{name:<20} {:>7} {:>11} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>13.1} {:>8.2}",
+            "\n{name:<20} {:>7} {:>11} {:>10} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>13.1} {:>8.2}",
             x.cases,
             x.unsupported,
+            x.suppressed,
             x.moves as f64 / n,
             x.spills as f64 / n,
             x.reloads as f64 / n,

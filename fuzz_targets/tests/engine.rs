@@ -29,10 +29,12 @@ fn finds_saves_and_reports_a_planted_crash() {
     let _ = std::fs::remove_dir_all(&dir);
     let planted = fuzz_targets::target_by_name("planted").unwrap();
     let report = fuzz(&options(vec![planted.clone()], &dir), &mut std::io::sink());
-    assert_eq!(
-        report.findings.len(),
-        1,
-        "the planted crash was not found in 60 s"
+    // The campaign stops at its first finding; the other job may finish
+    // the input it holds, and find the crash too.
+    assert!(
+        (1..=2).contains(&report.findings.len()),
+        "the planted crash was not found in 60 s ({} findings)",
+        report.findings.len()
     );
     let f = &report.findings[0];
     assert!(

@@ -1,13 +1,15 @@
-//! regalloc2 as a peer: each documented limitation has an example that is
-//! refused for exactly that reason and that regalloc2, run anyway, gets
-//! wrong; the two checkers agree on the hand-written cases and on every
-//! allocator's output.
+//! regalloc2 as a peer: each exclusion (limitation or known bug) has an
+//! example that is excluded for exactly that reason and that regalloc2, run
+//! anyway, gets wrong; the profiles generate none of them (and, with the
+//! known bugs let in, each known bug); the two checkers agree on the
+//! hand-written cases and on every allocator's output.
 #![cfg(feature = "regalloc2")]
 
 use allocator::{AllocError, Allocator, Case};
 use fuzz_targets::context::Context;
 use fuzz_targets::judge::{judge, Oracles};
-use fuzz_targets::ra2::{self, cross_check, unsupported::Limitation};
+use fuzz_targets::ra2::exclusions::{self, Exclusion, Kind};
+use fuzz_targets::ra2::{self, cross_check};
 use std::path::PathBuf;
 
 fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
@@ -20,47 +22,183 @@ fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
         .collect()
 }
 
+/// Whether regalloc2 really fails on `case`: an error, a panic, or an
+/// allocation the oracles reject.
+fn fails(a: &ra2::Regalloc2, case: &Case) -> bool {
+    match fuzz_targets::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
+        Ok(Ok(out)) => judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err(),
+        Ok(Err(_)) | Err(_) => true,
+    }
+}
+
 #[test]
-fn each_limitation_example_is_refused_for_its_reason_and_is_real() {
+fn each_exclusion_example_is_excluded_for_its_reason_and_is_real() {
     let examples = cases("tests/regressions/regalloc2");
-    for l in Limitation::ALL {
+    for x in Exclusion::ALL {
         let (path, case) = examples
             .iter()
-            .find(|(p, _)| p.file_stem().unwrap() == l.name())
-            .unwrap_or_else(|| panic!("no example for {}", l.name()));
-        let mut refused_by_one = false;
+            .find(|(p, _)| p.file_stem().unwrap() == x.name())
+            .unwrap_or_else(|| panic!("no example for {}", x.name()));
+        let mut excluded_by_one = false;
         for a in [&ra2::ION, &ra2::FASTALLOC] {
-            let hits: Vec<Limitation> = Limitation::ALL
-                .into_iter()
-                .filter(|x| x.applies_to(a.algorithm()) && x.hit(&case.func, &case.machine))
-                .collect();
-            if !l.applies_to(a.algorithm()) {
+            if !x.applies_to(a.algorithm()) {
                 continue;
             }
-            assert_eq!(hits, vec![l], "{}: {}", path.display(), a.name());
-            match a.run(&case.func, &case.machine) {
-                Err(AllocError::Unsupported(m)) => assert!(m.contains(l.name()), "{m}"),
-                other => panic!("{}: {} gave {other:?}", path.display(), a.name()),
+            let hits: Vec<Exclusion> = Exclusion::ALL
+                .into_iter()
+                .filter(|y| y.applies_to(a.algorithm()) && y.hit(&case.func, &case.machine))
+                .collect();
+            assert_eq!(hits, vec![x], "{}: {}", path.display(), a.name());
+            let shown = |r: &Result<allocator::Output, AllocError>| match r {
+                Ok(_) => "an allocation".to_string(),
+                Err(e) => e.to_string(),
+            };
+            let suppressed = a.run_suppressing(&case.func, &case.machine, true);
+            match (x.kind(), &suppressed) {
+                (Kind::Limitation, Err(AllocError::Unsupported(m)))
+                | (Kind::KnownBug, Err(AllocError::Suppressed(m))) => {
+                    assert!(m.contains(x.name()), "{m}")
+                }
+                _ => panic!(
+                    "{}: {} gave {}",
+                    path.display(),
+                    a.name(),
+                    shown(&suppressed)
+                ),
             }
-            // Run anyway, regalloc2 fails: an error, a panic, or an
-            // allocation the oracles reject.
-            let real =
-                match fuzz_targets::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
-                    Ok(Ok(out)) => {
-                        judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err()
-                    }
-                    Ok(Err(_)) | Err(_) => true,
-                };
+            // A limitation stays unsupported under --no-suppress; a known
+            // bug is run, and regalloc2 gets it wrong.
+            if x.kind() == Kind::Limitation {
+                let again = a.run_suppressing(&case.func, &case.machine, false);
+                assert!(
+                    matches!(again, Err(AllocError::Unsupported(_))),
+                    "{}",
+                    shown(&again)
+                );
+            }
             assert!(
-                real,
+                fails(a, case),
                 "{}: {} handles it after all",
                 path.display(),
                 a.name()
             );
-            refused_by_one = true;
+            excluded_by_one = true;
         }
-        assert!(refused_by_one, "{}", l.name());
+        assert!(excluded_by_one, "{}", x.name());
     }
+}
+
+/// A known bug run with suppression off is found by the allocator's
+/// checker target, with the failure the docs describe.
+#[test]
+fn known_bugs_are_findings_without_suppression() {
+    let examples = cases("tests/regressions/regalloc2");
+    for x in Exclusion::ALL
+        .into_iter()
+        .filter(|x| x.kind() == Kind::KnownBug)
+    {
+        let (_, case) = examples
+            .iter()
+            .find(|(p, _)| p.file_stem().unwrap() == x.name())
+            .unwrap();
+        let a = [&ra2::ION, &ra2::FASTALLOC]
+            .into_iter()
+            .find(|a| x.applies_to(a.algorithm()))
+            .unwrap();
+        let out = a
+            .run_suppressing(&case.func, &case.machine, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", x.name()));
+        let f = judge(a.name(), case, &out, Oracles::Both, &Context::default())
+            .expect_err("a silent wrong allocation");
+        assert!(!f.to_string().is_empty());
+    }
+}
+
+/// The profiles generate nothing regalloc2 is excluded from; with the
+/// known bugs let in (`--no-suppress`), each known bug of the algorithm
+/// shows up, and still no limitation.
+#[test]
+fn the_profiles_generate_exactly_what_regalloc2_takes() {
+    for (a, config) in [
+        (&ra2::ION, ssagen::Config::regalloc2()),
+        (&ra2::FASTALLOC, ssagen::Config::regalloc2_fastalloc()),
+    ] {
+        let mut bugs_seen = Vec::new();
+        for seed in 0..300 {
+            let bytes = fuzz_targets::inputs::seeded_bytes(seed, 3000);
+            let case = ssagen::generate_from_bytes(&bytes, &config);
+            if let Some(x) = exclusions::check(a.algorithm(), &case.func, &case.machine) {
+                panic!("{}: seed {seed} hits {}", a.name(), x.name());
+            }
+            let wide = config.clone().with_known_regalloc2_bugs();
+            let case = ssagen::generate_from_bytes(&bytes, &wide);
+            for x in Exclusion::ALL
+                .into_iter()
+                .filter(|x| x.applies_to(a.algorithm()) && x.hit(&case.func, &case.machine))
+            {
+                assert_eq!(
+                    x.kind(),
+                    Kind::KnownBug,
+                    "{}: seed {seed}: {}",
+                    a.name(),
+                    x.name()
+                );
+                if !bugs_seen.contains(&x) {
+                    bugs_seen.push(x);
+                }
+            }
+        }
+        let expected = Exclusion::ALL
+            .into_iter()
+            .filter(|x| x.kind() == Kind::KnownBug && x.applies_to(a.algorithm()))
+            .count();
+        assert_eq!(bugs_seen.len(), expected, "{}: {bugs_seen:?}", a.name());
+    }
+}
+
+/// An edit regalloc2 places after a block's last instruction never runs in
+/// its clients (`Output::block_insts_and_edits` skips it): the adapter drops
+/// it, and the example is allocated right without it.
+#[test]
+fn edits_after_a_blocks_last_instruction_are_dropped_as_regalloc2s_clients_drop_them() {
+    let (_, case) = cases("tests/cases/regalloc2")
+        .into_iter()
+        .find(|(p, _)| p.file_stem().unwrap() == "edit-after-branch")
+        .unwrap();
+    let adapted = ra2::adapt::Adapted::new(&case.func);
+    let options = regalloc2::RegallocOptions {
+        algorithm: regalloc2::Algorithm::Fastalloc,
+        ..Default::default()
+    };
+    let raw = regalloc2::run(&adapted, &ra2::adapt::machine(&case.machine), &options).unwrap();
+    let after_branch = |p: allocator::ProgPoint| {
+        p.pos() == allocator::InstPosition::After && case.func.opcode(p.inst()).is_terminator()
+    };
+    let raw_points: Vec<allocator::ProgPoint> = raw
+        .edits
+        .iter()
+        .map(|(p, _)| {
+            let i = allocator::Inst::new(p.inst().index());
+            match p.pos() {
+                regalloc2::InstPosition::Before => allocator::ProgPoint::before(i),
+                regalloc2::InstPosition::After => allocator::ProgPoint::after(i),
+            }
+        })
+        .collect();
+    assert!(
+        raw_points.iter().any(|&p| after_branch(p)),
+        "{raw_points:?}"
+    );
+    let out = ra2::FASTALLOC.run(&case.func, &case.machine).unwrap();
+    assert!(out.edits.iter().all(|&(p, _)| !after_branch(p)));
+    judge(
+        "regalloc2_fastalloc",
+        &case,
+        &out,
+        Oracles::Both,
+        &Context::default(),
+    )
+    .unwrap();
 }
 
 /// `TooManyLiveRegs` on a case none of the limitations covers is counted
@@ -72,9 +210,9 @@ fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
         .into_iter()
         .find(|(p, _)| p.file_stem().unwrap() == "too-many-live-regs")
         .expect("example too-many-live-regs.ra");
-    assert!(Limitation::ALL
+    assert!(Exclusion::ALL
         .iter()
-        .all(|l| !l.hit(&case.func, &case.machine)));
+        .all(|x| !x.hit(&case.func, &case.machine)));
     match ra2::ION.run(&case.func, &case.machine) {
         Err(AllocError::Unsupported(m)) => assert!(m.contains("too-many-live-regs"), "{m}"),
         other => panic!("{}: ion gave {other:?}", path.display()),
@@ -87,8 +225,23 @@ fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
 
 #[test]
 fn regalloc2_allocates_the_hand_written_cases_it_supports() {
+    // What the regalloc2 profile generates beyond the old one: ion takes it.
+    for (path, case) in cases("tests/cases/regalloc2") {
+        let out = ra2::ION
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        judge(
+            "regalloc2_ion",
+            &case,
+            &out,
+            Oracles::Both,
+            &Context::default(),
+        )
+        .unwrap_or_else(|f| panic!("{}: {f}", path.display()));
+    }
     let mut allocated = 0;
     for sub in [
+        "tests/cases/regalloc2",
         "tests/cases/valid",
         "tests/cases/linear_scan",
         "tests/regressions",

@@ -28,19 +28,64 @@ pub struct Config {
     /// Call-like instructions: many clobbers, fixed arguments and results.
     pub calls: bool,
     pub nonalloc: bool,
-    /// Uses on branches and returns (and, rarely, defs on branches).
+    /// Uses on branches and returns.
     pub branch_operands: bool,
+    /// ... also on branches into a join (a block with several
+    /// predecessors), where edge moves meet the branch's reads.
+    pub branch_operands_into_joins: bool,
+    /// Defs on branches with two or more successors (with `branch_operands`).
+    pub branch_defs: bool,
+    /// `stack` constraints on defs (with `constraints.stack`).
+    pub stack_defs: bool,
     /// Float and vector values besides int ones.
     pub multiple_classes: bool,
-    /// An instruction never uses one vreg twice.
-    pub distinct_uses: bool,
+    /// Which uses of one vreg one instruction may hold together.
+    pub repeated_uses: RepeatedUses,
     /// Reuse as regalloc2 understands it: the reused input is a `reg` use,
     /// an instruction has at most one `reuse` def, and its other early uses
     /// keep their registers (free, not clobbered) to the late point, since
     /// regalloc2's ion holds them there.
     pub reuse_holds_uses: bool,
     pub machine: MachineProfile,
+    /// Relative weights of the constraint kinds `any`, `reg`, `stack`,
+    /// `fixed` and `limit` on the operands of ordinary instructions
+    /// (call-like ones favour `fixed` further).
+    pub weights: [u32; 5],
+    /// Swarm generation: each case draws from its first bytes which of the
+    /// features this config allows it uses, and with which weights (see
+    /// [`crate::swarm`]). Off (the default): every case uses the config as
+    /// it is.
+    pub swarm: bool,
 }
+
+/// A feature the generator can leave out: its name, as `rafuzz gen --stats`
+/// prints it, and how a config drops it.
+pub type Feature = (&'static str, fn(&mut Config));
+
+/// Every feature that can be left out (`any`, `loops` and `pressure`
+/// cannot be): the names `--without` takes, and the switches swarm
+/// generation draws.
+pub static FEATURES: [Feature; 18] = [
+    ("reg", |c| c.constraints.reg = false),
+    ("stack", |c| c.constraints.stack = false),
+    ("fixed", |c| c.constraints.fixed = false),
+    ("reuse", |c| c.constraints.reuse = false),
+    ("limit", |c| c.constraints.limit = false),
+    ("nonalloc", |c| c.nonalloc = false),
+    ("late-uses", |c| c.late_uses = false),
+    ("early-defs", |c| c.early_defs = false),
+    // Calls are instructions with many clobbers: they go too.
+    ("clobbers", |c| (c.clobbers, c.calls) = (false, false)),
+    ("calls", |c| c.calls = false),
+    ("block-params", |c| c.max_block_params = 0),
+    ("branch-operands", |c| c.branch_operands = false),
+    ("repeated-uses", |c| c.repeated_uses.allowed = false),
+    ("unlisted-fixed", |c| c.machine.fixed_unlisted = false),
+    ("classes", |c| c.multiple_classes = false),
+    ("scratch", |c| c.machine.scratch = false),
+    ("fixed-stack", |c| c.machine.fixed_stack = false),
+    ("irreducible", |c| c.irreducible = false),
+];
 
 /// Which constraint kinds operands may carry (`any` is always allowed).
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +95,21 @@ pub struct ConstraintSet {
     pub fixed: bool,
     pub reuse: bool,
     pub limit: bool,
+}
+
+/// Whether an instruction may use one vreg more than once, and with which
+/// constraints among those uses. A use that breaks the rule is not drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct RepeatedUses {
+    /// At all (false: every use of an instruction reads a different vreg).
+    pub allowed: bool,
+    /// A `stack` use among them.
+    pub stack: bool,
+    /// A `limit` use among them.
+    pub limit: bool,
+    /// A `fixed` use that regalloc2's ion holds to the late point among
+    /// them: a late one, or any in an instruction with a `reuse` def.
+    pub late_fixed: bool,
 }
 
 /// The range of machines drawn from the input.
@@ -90,8 +150,16 @@ impl Default for Config {
             calls: true,
             nonalloc: true,
             branch_operands: true,
+            branch_operands_into_joins: true,
+            branch_defs: true,
+            stack_defs: true,
             multiple_classes: true,
-            distinct_uses: false,
+            repeated_uses: RepeatedUses {
+                allowed: true,
+                stack: true,
+                limit: true,
+                late_fixed: true,
+            },
             reuse_holds_uses: false,
             machine: MachineProfile {
                 min_regs: 1,
@@ -100,33 +168,60 @@ impl Default for Config {
                 fixed_stack: true,
                 fixed_unlisted: true,
             },
+            weights: [3, 4, 1, 2, 1],
+            swarm: false,
         }
     }
 }
 
 impl Config {
-    /// Everything regalloc2 takes (see docs/regalloc2.md for the list of its
-    /// limitations): no `limit`, no operands on branches and returns, no
-    /// vreg used twice by one instruction, reuse as regalloc2 understands it,
-    /// no `fixed` operand naming a register in no list.
-    /// The `differential` target draws half its cases with it so that
-    /// regalloc2 takes part.
+    /// Everything regalloc2's ion takes and gets right (docs/regalloc2.md
+    /// names each combination left out, limitation or known bug): branch
+    /// operands only where no successor is a join, a vreg used twice in one
+    /// instruction only without `stack`, `limit` or a `fixed` use ion holds
+    /// to the late point among the uses, reuse as regalloc2 understands it,
+    /// no `fixed` operand naming a register in no list. The regalloc2
+    /// targets use it, and `differential` for half its inputs.
     pub fn regalloc2() -> Config {
-        let mut c = Config::default();
+        let base = Config::default();
+        Config {
+            branch_operands_into_joins: false,
+            repeated_uses: RepeatedUses {
+                allowed: true,
+                stack: false,
+                limit: false,
+                late_fixed: false,
+            },
+            reuse_holds_uses: true,
+            machine: MachineProfile {
+                fixed_unlisted: false,
+                ..base.machine
+            },
+            ..base
+        }
+    }
+
+    /// What regalloc2's fastalloc takes and gets right: as
+    /// [`Config::regalloc2`] but no `limit`, no defs on branches, no
+    /// `stack` defs, and any repeated uses.
+    pub fn regalloc2_fastalloc() -> Config {
+        let mut c = Config::regalloc2();
         c.constraints.limit = false;
-        c.branch_operands = false;
-        c.distinct_uses = true;
-        c.reuse_holds_uses = true;
-        c.machine.fixed_unlisted = false;
+        c.branch_defs = false;
+        c.stack_defs = false;
+        c.repeated_uses.stack = true;
         c
     }
 
-    /// [`Config::regalloc2`] without `stack` constraints, which regalloc2's
-    /// fastalloc mishandles on defs.
-    pub fn regalloc2_fastalloc() -> Config {
-        let mut c = Config::regalloc2();
-        c.constraints.stack = false;
-        c
+    /// This config plus the combinations regalloc2 is known to get wrong
+    /// (docs/regalloc2.md, "Known bugs"), where the config's own switches
+    /// allow their parts: for `--no-suppress`, to check a fix. Only
+    /// switches the regalloc2 profiles turn off for a known bug change.
+    pub fn with_known_regalloc2_bugs(mut self) -> Config {
+        self.repeated_uses.limit = true;
+        self.repeated_uses.late_fixed = true;
+        self.stack_defs = true;
+        self
     }
 
     /// CFG only: terminators, no values beyond what block parameters need.

@@ -63,6 +63,9 @@ struct Preorder {
     idom: Vec<u32>,
     succs: Vec<Block>,
     succ_start: Vec<u32>,
+    /// Whether block `new` is a join: several predecessors, the entry's
+    /// implicit one counted.
+    join: Vec<bool>,
 }
 
 impl Preorder {
@@ -90,11 +93,17 @@ impl Preorder {
             );
             succ_start.push(succs.len() as u32);
         }
+        let mut preds = vec![0u32; n];
+        preds[0] = 1;
+        for s in &succs {
+            preds[s.index()] += 1;
+        }
         Preorder {
             order,
             idom,
             succs,
             succ_start,
+            join: preds.iter().map(|&p| p > 1).collect(),
         }
     }
 }
@@ -168,7 +177,8 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
             }
         }
         let succs = &pre.succs[pre.succ_start[nb] as usize..pre.succ_start[nb + 1] as usize];
-        g.block(nb, succs);
+        let into_join = succs.iter().any(|s| pre.join[s.index()]);
+        g.block(nb, succs, into_join);
         let lens = [g.avail[0].len(), g.avail[1].len(), g.avail[2].len()];
         scope.push((nb as u32, lens));
     }
@@ -187,15 +197,16 @@ fn class_from(classes: &[RegClass], b: u8) -> RegClass {
 /// fixed registers (arguments and results), disabled kinds never appear.
 fn constraint_kinds(cfg: &Config) -> [[u8; 32]; 2] {
     let k = cfg.constraints;
+    let w = cfg.weights;
     let mut t = [[0u8; 32]; 2];
     for (call, row) in t.iter_mut().enumerate() {
-        let fixed = if call == 1 { 8 } else { 2 };
+        let fixed = if call == 1 { 4 * w[3] } else { w[3] };
         let weights = [
-            3,
-            if k.reg { 4 } else { 0 },
-            if k.stack { 1 } else { 0 },
+            w[0],
+            if k.reg { w[1] } else { 0 },
+            if k.stack { w[2] } else { 0 },
             if k.fixed { fixed } else { 0 },
-            if k.limit { 1 } else { 0 },
+            if k.limit { w[4] } else { 0 },
         ];
         for (x, kind) in row.iter_mut().enumerate() {
             *kind = weighted_from((x << 3) as u8, &weights) as u8;
@@ -236,7 +247,7 @@ impl Gen<'_, '_, '_> {
         None
     }
 
-    fn block(&mut self, b: usize, succs: &[Block]) {
+    fn block(&mut self, b: usize, succs: &[Block], into_join: bool) {
         self.params.clear();
         for k in self.pclass_start[b]..self.pclass_start[b + 1] {
             let v = self.new_vreg(self.pclass[k as usize]);
@@ -252,13 +263,14 @@ impl Gen<'_, '_, '_> {
         for _ in 0..n {
             self.op();
         }
-        self.terminator(succs);
+        self.terminator(succs, into_join);
     }
 
-    /// Draws a constraint for an operand of `class` spanning `span`, taking
-    /// a witness register when it needs one; returns the constraint and the
-    /// witness. Falls back to `any` when no register is left.
-    fn constraint(
+    /// Draws a constraint for a def of `class` spanning `span`, taking a
+    /// witness register when it needs one; returns the constraint and the
+    /// witness. Falls back to `any` when no register is left, and where the
+    /// config rules out a `stack` def.
+    fn def_constraint(
         &mut self,
         pr: &mut PointRegs,
         class: RegClass,
@@ -266,12 +278,19 @@ impl Gen<'_, '_, '_> {
         call: bool,
     ) -> (OperandConstraint, Option<usize>) {
         let d = self.c.byte();
-        self.constraint_from(d, pr, class, span, call)
+        match self.constraint_from(d, pr, class, span, call) {
+            (OperandConstraint::Stack, None) if !self.cfg.stack_defs => {
+                (OperandConstraint::Any, None)
+            }
+            drawn => drawn,
+        }
     }
 
-    /// [`Gen::constraint`] with the kind drawn from the high five bits of `d`
-    /// (the caller may use the low three for its own decisions); an all-zero
-    /// `d` gives `any`.
+    /// A constraint for an operand of `class` spanning `span`, with the kind
+    /// drawn from the high five bits of `d` (the caller may use the low three
+    /// for its own decisions; an all-zero `d` gives `any`), taking a witness
+    /// register when it needs one; returns the constraint and the witness.
+    /// Falls back to `any` when no register is left.
     fn constraint_from(
         &mut self,
         d: u8,
@@ -367,10 +386,10 @@ impl Gen<'_, '_, '_> {
         for _ in 0..n {
             let Some(v) = self.pick_value() else { break };
             let d = self.c.byte();
-            if self.cfg.distinct_uses && self.uses.iter().any(|u| u.op.vreg() == v) {
+            let late = self.cfg.late_uses && d & 7 == 7;
+            if !self.may_repeat(v, self.kinds[call as usize][(d >> 3) as usize], late) {
                 continue;
             }
-            let late = self.cfg.late_uses && d & 7 == 7;
             let pos = if late {
                 OperandPos::Late
             } else {
@@ -384,6 +403,47 @@ impl Gen<'_, '_, '_> {
                 reused: false,
             });
         }
+    }
+
+    /// Whether a use of `v` whose constraint kind is `kind` (as in
+    /// the `kinds` table; the drawn constraint may still fall back to `any`)
+    /// and position `late` may join the uses drawn so far, by the config's
+    /// [`crate::config::RepeatedUses`].
+    fn may_repeat(&self, v: VReg, kind: u8, late: bool) -> bool {
+        let rule = self.cfg.repeated_uses;
+        let mut same = self.uses.iter().filter(|u| u.op.vreg() == v).peekable();
+        if same.peek().is_none() {
+            return true;
+        }
+        let bad = |kind: u8, late: bool| {
+            (kind == 2 && !rule.stack)
+                || (kind == 4 && !rule.limit)
+                || (kind == 3 && late && !rule.late_fixed)
+        };
+        rule.allowed
+            && !bad(kind, late)
+            && same.all(|u| {
+                let kind = match u.op.constraint() {
+                    OperandConstraint::Stack => 2,
+                    OperandConstraint::FixedReg(_) => 3,
+                    OperandConstraint::Limit(_) => 4,
+                    _ => 0,
+                };
+                !bad(kind, u.op.pos() == OperandPos::Late)
+            })
+    }
+
+    /// Whether some vreg has several uses, one of them `fixed`: with a
+    /// `reuse` def, ion would hold that use to the late point.
+    fn repeated_fixed_use(&self) -> bool {
+        self.uses.iter().enumerate().any(|(k, a)| {
+            self.uses[k + 1..].iter().any(|b| {
+                a.op.vreg() == b.op.vreg()
+                    && [a, b]
+                        .iter()
+                        .any(|u| matches!(u.op.constraint(), OperandConstraint::FixedReg(_)))
+            })
+        })
     }
 
     fn draw_defs(&mut self, pr: &mut PointRegs, n: usize, call: bool) {
@@ -405,7 +465,7 @@ impl Gen<'_, '_, '_> {
                 OperandPos::Late
             };
             let span = Span::of_kind(OperandKind::Def, pos);
-            let (constraint, witness) = self.constraint(pr, class, span, call);
+            let (constraint, witness) = self.def_constraint(pr, class, span, call);
             self.defs
                 .push((Operand::new(v, OperandKind::Def, pos, constraint), witness));
         }
@@ -419,6 +479,9 @@ impl Gen<'_, '_, '_> {
         let n = self.uses.len();
         let held = self.cfg.reuse_holds_uses;
         if n == 0 || (held && self.uses.iter().any(|u| u.reused)) {
+            return None;
+        }
+        if !self.cfg.repeated_uses.late_fixed && self.repeated_fixed_use() {
             return None;
         }
         let start = self.c.int(0, n - 1);
@@ -525,7 +588,9 @@ impl Gen<'_, '_, '_> {
         }
     }
 
-    fn terminator(&mut self, succs: &[Block]) {
+    /// The block's branch or return; `into_join` says whether a successor
+    /// is a join.
+    fn terminator(&mut self, succs: &[Block], into_join: bool) {
         // Branch arguments come first: they are read before the branch, and
         // a missing value is defined just before it.
         self.args.clear();
@@ -542,16 +607,16 @@ impl Gen<'_, '_, '_> {
         let mut pr = PointRegs::default();
         self.uses.clear();
         self.defs.clear();
-        if self.cfg.branch_operands {
+        if self.cfg.branch_operands && (self.cfg.branch_operands_into_joins || !into_join) {
             let n = self.c.int(0, if succs.is_empty() { 3 } else { 2 });
             self.draw_uses(&mut pr, n, succs.is_empty());
             // Defs on branches only with two or more successors: each then
             // has this block as its only predecessor, so a value the branch
             // writes can be moved at the top of each successor.
-            if succs.len() >= 2 && self.c.chance(1, 16) {
+            if self.cfg.branch_defs && succs.len() >= 2 && self.c.chance(1, 16) {
                 let class = self.class();
                 let v = self.new_vreg(class);
-                let (constraint, _) = self.constraint(
+                let (constraint, _) = self.def_constraint(
                     &mut pr,
                     class,
                     Span {

@@ -5,7 +5,8 @@
 //! classes. No input is ever rejected: when the bytes run out, every further
 //! choice takes its default and the case is completed.
 //!
-//! Pipeline: [`machine`] draws the machine, [`cfg`] the CFG skeleton,
+//! Pipeline: [`swarm`] draws the case's own config (when the config asks
+//! for swarm generation), [`machine`] draws the machine, [`cfg`] the CFG skeleton,
 //! [`insts`] the values and instructions, keeping each instruction
 //! allocatable by the rules in [`feasibility`].
 
@@ -16,9 +17,10 @@ pub mod feasibility;
 pub mod insts;
 pub mod machine;
 pub mod stats;
+pub mod swarm;
 
 pub use choices::Choices;
-pub use config::{Config, ConstraintSet, MachineProfile};
+pub use config::{Config, ConstraintSet, MachineProfile, RepeatedUses};
 
 use allocator::Case;
 use arbitrary::Unstructured;
@@ -28,6 +30,13 @@ use arbitrary::Unstructured;
 pub fn generate(u: &mut Unstructured, config: &Config) -> Case {
     let input_len = u.len();
     let mut c = Choices::new(u);
+    let swarmed;
+    let config = if config.swarm {
+        swarmed = swarm::draw(&mut c, config);
+        &swarmed
+    } else {
+        config
+    };
     let machine = machine::generate(&mut c, &config.machine);
     let skeleton = cfg::generate(&mut c, config, input_len);
     let func = insts::generate(&mut c, config, &machine, &skeleton);

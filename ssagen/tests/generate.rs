@@ -161,3 +161,28 @@ fn narrowed_configs_hold() {
         }
     }
 }
+
+/// Swarm generation keeps every promise, for every profile, and each case
+/// draws a narrower config now and then: some swarmed cases lack a feature
+/// that every single-config case of the same size has.
+#[test]
+fn swarm_cases_are_valid_and_vary_in_features() {
+    for base in [
+        Config::default(),
+        Config::regalloc2(),
+        Config::regalloc2_fastalloc(),
+    ] {
+        let config = Config {
+            swarm: true,
+            ..base
+        };
+        let mut without_calls = 0;
+        for bytes in inputs(600, 3000, 11) {
+            let case = assert_valid(&bytes, &config);
+            let f = &case.func;
+            let calls = f.insts().any(|i| f.inst_clobbers(i).len() > 2);
+            without_calls += usize::from(bytes.len() > 2000 && !calls);
+        }
+        assert!(without_calls > 10, "{without_calls}");
+    }
+}

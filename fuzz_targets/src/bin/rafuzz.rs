@@ -42,6 +42,10 @@ enum Command {
         /// Run the allocator N more times per case and print the timing line.
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
+        /// Run an outside allocator on its known bugs instead of
+        /// suppressing them (docs/regalloc2.md).
+        #[arg(long)]
+        no_suppress: bool,
     },
     /// Run the checker on cases that hold an allocation.
     Check {
@@ -350,16 +354,30 @@ struct Narrow {
     /// `rafuzz gen --stats`: reuse,limit,branch-operands,...).
     #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
     without: Vec<String>,
+    /// Run outside allocators on their known bugs instead of suppressing
+    /// them (docs/regalloc2.md), and generate those bugs' cases in the
+    /// profiles that leave them out: to check a fix.
+    #[arg(long)]
+    no_suppress: bool,
+    /// Swarm generation: each case draws which of the profile's features
+    /// it uses, and how heavily, instead of using the profile as it is.
+    #[arg(long)]
+    swarm: bool,
 }
 
 impl Narrow {
-    /// The narrowing, or exit 2 with what is wrong.
+    /// The narrowing, or exit 2 with what is wrong; sets this process's
+    /// suppression of known bugs.
     fn parse(&self) -> fuzz_targets::profile::Narrowing {
-        fuzz_targets::profile::Narrowing::parse(self.profile.as_deref(), &self.without)
+        let mut n = fuzz_targets::profile::Narrowing::parse(self.profile.as_deref(), &self.without)
             .unwrap_or_else(|e| {
                 eprintln!("{e}");
                 std::process::exit(2);
-            })
+            });
+        n.no_suppress = self.no_suppress;
+        n.swarm = self.swarm;
+        n.apply_suppression();
+        n
     }
 }
 
@@ -390,7 +408,15 @@ fn main() {
             allocator,
             files,
             repeat,
-        } => fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out),
+            no_suppress,
+        } => {
+            let n = fuzz_targets::profile::Narrowing {
+                no_suppress,
+                ..Default::default()
+            };
+            n.apply_suppression();
+            fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out)
+        }
         Command::Check { files, repeat } => fuzz_targets::cli::check(&files, repeat, &mut out),
         Command::Fuzz {
             targets,

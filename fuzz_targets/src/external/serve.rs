@@ -46,8 +46,13 @@ pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) 
                     allocator::ir::text::print_allocation(&mut s, &case.func, &o);
                     s
                 }
+                // The protocol has no word for a suppressed known bug: the
+                // client counts it apart as unsupported, with the reason.
                 Err(allocator::AllocError::Unsupported(m)) => {
                     format!("unsupported: {}\n", one_line(m))
+                }
+                Err(allocator::AllocError::Suppressed(m)) => {
+                    format!("unsupported: suppressed known bug: {}\n", one_line(m))
                 }
                 Err(e) => format!("error: {}\n", one_line(e.to_string())),
             },

@@ -112,10 +112,15 @@ fn from_point(p: ra2::ProgPoint) -> ProgPoint {
     }
 }
 
-/// regalloc2's output as ours. Moves from a location to itself are left
-/// out: regalloc2 emits them only to mark that the location now holds
-/// another vreg (for debug info); they move nothing.
-pub fn from_output(out: &ra2::Output) -> Output {
+/// regalloc2's output as ours, as regalloc2's clients run it. Moves from a
+/// location to itself are left out: regalloc2 emits them only to mark that
+/// the location now holds another vreg (for debug info); they move nothing.
+/// Edits after a block's last instruction are left out too: regalloc2's
+/// own way of reading its output, `Output::block_insts_and_edits`, never
+/// yields them ("There can't be any edits after the last instruction in a
+/// block"), so a client such as Cranelift never emits them. Judged without
+/// them, such an edit is a finding only when something needed it.
+pub fn from_output(func: &Function, out: &ra2::Output) -> Output {
     Output {
         allocs: out.allocs.iter().map(|&a| from_allocation(a)).collect(),
         edits: out
@@ -123,9 +128,12 @@ pub fn from_output(out: &ra2::Output) -> Output {
             .iter()
             .filter_map(|(p, e)| {
                 let ra2::Edit::Move { from, to } = e;
-                (from != to).then(|| {
+                let at = from_point(*p);
+                let dropped =
+                    at.pos() == InstPosition::After && func.opcode(at.inst()).is_terminator();
+                (from != to && !dropped).then(|| {
                     (
-                        from_point(*p),
+                        at,
                         Move {
                             from: from_allocation(*from),
                             to: from_allocation(*to),

@@ -12,10 +12,12 @@
 
 pub mod adapt;
 pub mod cross_check;
-pub mod unsupported;
+pub mod exclusions;
 
 use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
+use exclusions::Kind;
 use regalloc2 as ra2;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The version of regalloc2 the adapter is built and documented against
 /// (the dependency is pinned to it with `=`).
@@ -50,22 +52,44 @@ impl Regalloc2 {
     }
 }
 
+/// Whether known bugs are suppressed in this process (`--no-suppress`
+/// turns it off).
+static SUPPRESS: AtomicBool = AtomicBool::new(true);
+
+/// Suppresses regalloc2's known bugs ([`exclusions::Kind::KnownBug`]) in
+/// this process, or runs regalloc2 on them.
+pub fn set_suppress(on: bool) {
+    SUPPRESS.store(on, Ordering::Relaxed);
+}
+
 impl Allocator for Regalloc2 {
     fn name(&self) -> &'static str {
         self.name
     }
 
     fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
-        if let Some(why) = unsupported::check(self.algorithm, func, env) {
-            return Err(AllocError::Unsupported(why.to_string()));
-        }
-        self.run_unchecked(func, env)
+        self.run_suppressing(func, env, SUPPRESS.load(Ordering::Relaxed))
     }
 }
 
 impl Regalloc2 {
-    /// Runs regalloc2 without first ruling out its [`unsupported`] cases:
-    /// for the tests that show each limitation is real.
+    /// Runs regalloc2 unless the case is one of its limitations, or (with
+    /// `suppress`) one of its known bugs.
+    pub fn run_suppressing(
+        &self,
+        func: &Function,
+        env: &MachineEnv,
+        suppress: bool,
+    ) -> Result<Output, AllocError> {
+        match exclusions::check(self.algorithm, func, env) {
+            Some(x) if x.kind() == Kind::Limitation => Err(AllocError::Unsupported(x.to_string())),
+            Some(x) if suppress => Err(AllocError::Suppressed(x.to_string())),
+            _ => self.run_unchecked(func, env),
+        }
+    }
+
+    /// Runs regalloc2 without first ruling out its [`exclusions`]: for the
+    /// tests that show each is real.
     pub fn run_unchecked(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
         let adapted = adapt::Adapted::new(func);
         let options = ra2::RegallocOptions {
@@ -74,7 +98,7 @@ impl Regalloc2 {
             ..Default::default()
         };
         match ra2::run(&adapted, &adapt::machine(env), &options) {
-            Ok(out) => Ok(adapt::from_output(&out)),
+            Ok(out) => Ok(adapt::from_output(func, &out)),
             // regalloc2's idea of a feasible case is narrower than ours: ion
             // cannot always evict around fixed registers in a tight
             // register file. See docs/regalloc2.md.

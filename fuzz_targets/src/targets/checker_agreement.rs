@@ -15,7 +15,12 @@ use ssagen::Choices;
 fn allocate(a: &dyn allocator::Allocator, case: &Case) -> Option<allocator::Output> {
     match crate::panics::catch(|| a.run(&case.func, &case.machine)) {
         Ok(Ok(out)) => Some(out),
-        Ok(Err(AllocError::Unsupported(_) | AllocError::Impossible(_) | AllocError::Failed(_)))
+        Ok(Err(
+            AllocError::Unsupported(_)
+            | AllocError::Suppressed(_)
+            | AllocError::Impossible(_)
+            | AllocError::Failed(_),
+        ))
         | Err(_) => None,
     }
 }

@@ -12,7 +12,7 @@
 use super::{case_body, Decode, Target};
 use crate::context::Context;
 use crate::failure::{Failure, Oracle, Signature};
-use crate::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
+use crate::judge::{allocate_and_judge, allocate_and_judge_refusal, Oracles, MAX_STEPS, PATHS};
 use crate::quality::Quality;
 use allocator::{Allocator, Case};
 use checker::interp;
@@ -25,11 +25,14 @@ pub fn check_case(case: &Case, ctx: &Context) -> Result<(), Failure> {
     let mut first: Option<(&'static str, Vec<u64>)> = None;
     let mut qualities = Vec::new();
     for a in crate::allocators() {
-        let out = allocate_and_judge(a, case, Oracles::Both, ctx)?;
-        let q = Quality::of(case, out.as_ref());
+        let judged = allocate_and_judge_refusal(a, case, Oracles::Both, ctx)?;
+        let q = match &judged {
+            Ok(out) => Quality::of(case, Some(out)),
+            Err(why) => Quality::refused(*why),
+        };
         ctx.quality.record(a.name(), &q);
         qualities.push((a.name(), q));
-        let Some(out) = out else {
+        let Ok(out) = judged else {
             crate::features::note("unsupported", 1);
             continue;
         };
