@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod backtracking;
+pub mod coloring;
 pub mod counting_sort;
 pub mod fixtures;
 pub mod inst_regs;
@@ -18,6 +19,7 @@ pub mod interface;
 pub mod ir;
 pub mod linear_scan;
 pub mod moves;
+pub mod redundant;
 pub mod registry;
 pub mod spill_everywhere;
 

@@ -9,6 +9,7 @@ pub fn allocators() -> Vec<&'static dyn Allocator> {
         &crate::spill_everywhere::SpillEverywhere,
         &crate::linear_scan::LinearScan,
         &crate::backtracking::Backtracking,
+        &crate::coloring::Coloring,
     ]
 }
 

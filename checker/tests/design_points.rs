@@ -93,6 +93,32 @@ fn backtracking_design_points() {
     assert!(checked >= 8, "only {checked} counters checked");
 }
 
+#[test]
+fn coloring_design_points() {
+    let n = design_points(&allocator::coloring::Coloring);
+    assert!(n >= 7, "only {n} cases");
+    // The counters each case is about: the coalesced copies, the rounds,
+    // the spilled groups.
+    let mut checked = 0;
+    for path in allocator::fixtures::ra_files("tests/cases/coloring") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let case = allocator::fixtures::read_case(&path);
+        let (_, counters) = allocator::coloring::Coloring
+            .run_with_counters(&case.func, &case.machine)
+            .unwrap();
+        for (name, want) in expected_stats(&text) {
+            let got = counters
+                .iter()
+                .find(|c| c.0 == name)
+                .unwrap_or_else(|| panic!("{}: no counter `{name}`", path.display()))
+                .1;
+            assert_eq!(got, want, "{}: {name}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} counters checked");
+}
+
 /// Every case regalloc2 refuses or gets wrong (`tests/regressions/regalloc2`)
 /// is taken, passes both oracles, and needs the moves listed here.
 #[test]

@@ -17,7 +17,7 @@
 //!   maps of [`regmap`] → `Allocated`;
 //! - [`slots`]: spill slots → `Slots`;
 //! - [`assemble`]: operand allocations and moves, resolved by the shared
-//!   resolver; then [`redundant`] drops moves that copy what is already
+//!   resolver; then [`crate::redundant`] drops moves that copy what is already
 //!   there → `Output`.
 //!
 //! Program points are three per instruction ([`points`]); requirements form
@@ -30,7 +30,6 @@ mod liveranges;
 mod operands;
 mod points;
 mod process;
-mod redundant;
 mod regmap;
 mod requirement;
 mod slots;
@@ -104,7 +103,7 @@ impl Backtracking {
             &live.live_in,
             &depth,
         );
-        let removed = redundant::eliminate(f, &out.allocs, &mut out.edits);
+        let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
         let stats = BacktrackingStats {
             bundles: nbundles,
             evictions: allocated.stats.evictions,

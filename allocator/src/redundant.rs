@@ -4,10 +4,13 @@
 //! holds its source's symbol is dropped, and a reload whose symbol a
 //! register still holds reads that register instead (a register move costs
 //! a twentieth of a reload). Defs, clobbers and `nonalloc` operands
-//! overwrite what they touch; nothing is assumed at a block's entry.
+//! overwrite what they touch; nothing is assumed at a block's entry. Edits
+//! before an instruction are seen before its defs and clobbers, edits after
+//! it after them. Shared by the allocators that leave such moves behind
+//! (`backtracking`, `coloring`).
 
 use crate::ir::function::Function;
-use crate::ir::index::{PReg, ProgPoint};
+use crate::ir::index::{InstPosition, PReg, ProgPoint};
 use crate::ir::output::{Allocation, Move};
 
 const UNKNOWN: u32 = 0;
@@ -29,8 +32,8 @@ pub struct Eliminated {
     pub reloads_from_registers: usize,
 }
 
-/// Drops redundant moves from `edits` (sorted, all `before` points) and
-/// makes reloads read a register holding the same value where one does.
+/// Drops redundant moves from `edits` (sorted by point) and makes reloads
+/// read a register holding the same value where one does.
 pub fn eliminate(
     f: &Function,
     allocs: &[Allocation],
@@ -69,44 +72,49 @@ pub fn eliminate(
         }
         touched.clear();
         for i in f.block_insts(b).iter() {
-            while k < edits.len() && edits[k].0.inst() == i {
-                let mv = edits[k].1;
-                if let (Some(from), Some(to)) = (key(mv.from), key(mv.to)) {
-                    let mut sym = content.get(from).copied().unwrap_or(UNKNOWN);
-                    if sym == UNKNOWN {
-                        sym = next_sym;
-                        next_sym += 1;
-                        set(&mut content, &mut touched, &mut holder, from, sym);
-                    }
-                    if content.get(to).copied() == Some(sym) {
-                        keep[k] = false;
-                    } else {
-                        if from >= PReg::NUM_INDEX && to < PReg::NUM_INDEX {
-                            if let Some(&r) = holder.get(sym as usize) {
-                                if r != u32::MAX && content[r as usize] == sym {
-                                    edits[k].1.from = Allocation::Reg(PReg::from_index(r as usize));
-                                    rewritten += 1;
-                                }
+            for pos in [InstPosition::Before, InstPosition::After] {
+                if pos == InstPosition::After {
+                    let base = f.inst_operand_range(i).start;
+                    for (j, op) in f.inst_operands(i).iter().enumerate() {
+                        if let Some(at) = key(allocs[base + j]) {
+                            if op.is_def() {
+                                let sym = op.vreg().index() as u32 + 1;
+                                set(&mut content, &mut touched, &mut holder, at, sym);
+                            } else if op.is_nonalloc() {
+                                set(&mut content, &mut touched, &mut holder, at, UNKNOWN);
                             }
                         }
-                        set(&mut content, &mut touched, &mut holder, to, sym);
+                    }
+                    for &r in f.inst_clobbers(i) {
+                        set(&mut content, &mut touched, &mut holder, r.index(), UNKNOWN);
                     }
                 }
-                k += 1;
-            }
-            let base = f.inst_operand_range(i).start;
-            for (j, op) in f.inst_operands(i).iter().enumerate() {
-                if let Some(at) = key(allocs[base + j]) {
-                    if op.is_def() {
-                        let sym = op.vreg().index() as u32 + 1;
-                        set(&mut content, &mut touched, &mut holder, at, sym);
-                    } else if op.is_nonalloc() {
-                        set(&mut content, &mut touched, &mut holder, at, UNKNOWN);
+                while k < edits.len() && edits[k].0 == ProgPoint::new(i, pos) {
+                    let mv = edits[k].1;
+                    if let (Some(from), Some(to)) = (key(mv.from), key(mv.to)) {
+                        let mut sym = content.get(from).copied().unwrap_or(UNKNOWN);
+                        if sym == UNKNOWN {
+                            sym = next_sym;
+                            next_sym += 1;
+                            set(&mut content, &mut touched, &mut holder, from, sym);
+                        }
+                        if content.get(to).copied() == Some(sym) {
+                            keep[k] = false;
+                        } else {
+                            if from >= PReg::NUM_INDEX && to < PReg::NUM_INDEX {
+                                if let Some(&r) = holder.get(sym as usize) {
+                                    if r != u32::MAX && content[r as usize] == sym {
+                                        edits[k].1.from =
+                                            Allocation::Reg(PReg::from_index(r as usize));
+                                        rewritten += 1;
+                                    }
+                                }
+                            }
+                            set(&mut content, &mut touched, &mut holder, to, sym);
+                        }
                     }
+                    k += 1;
                 }
-            }
-            for &r in f.inst_clobbers(i) {
-                set(&mut content, &mut touched, &mut holder, r.index(), UNKNOWN);
             }
         }
     }

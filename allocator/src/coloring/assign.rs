@@ -1,0 +1,583 @@
+//! From homes to an [`Output`]: every operand whose constraint its group's
+//! home meets reads or writes the home itself; the others get a location of
+//! their own at that instruction (a register found by the exact per
+//! instruction search of [`crate::inst_regs`] among those no present value
+//! holds, or a temporary slot), with a copy from the home before the
+//! instruction (a use) or to it after (a def). Block parameters and branch
+//! defs are passed along each edge, at the top of a successor with one
+//! predecessor or before the branch into a join. Each set of copies at one
+//! point is resolved by the shared parallel move resolver. Copies whose
+//! source and destination got the same location never arise: the copy
+//! between two coalesced vregs is not there to begin with.
+//!
+//! An instruction whose operands cannot all get registers around the homes
+//! present names a victim: the lowest-scored group holding one of the
+//! registers it is short of. The next round colours again with the victims
+//! on the stack.
+
+use super::facts::{members, Facts, Row};
+use super::graph::{present_at, span, Graph};
+use super::select::{score, Home};
+use crate::analysis::cfg::effective_preds;
+use crate::inst_regs::{RegSlot, Search};
+use crate::interface::AllocError;
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::{limit_mask, OperandConstraint};
+use crate::ir::output::{Allocation, Move, Output};
+use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+
+const PHASE_EDGE_IN: u8 = 0;
+const PHASE_LOAD: u8 = 1;
+const PHASE_EDGE_OUT: u8 = 2;
+
+/// What one round of assignment gives: the output, or the groups to spill
+/// before the next round.
+pub enum Assigned {
+    Done(Output),
+    Spill(Vec<usize>),
+}
+
+/// The location of each group: its register, or the spill slot shared by
+/// the spilled groups it does not interfere with.
+pub struct Homes {
+    loc: Vec<Allocation>,
+    pub slots: usize,
+}
+
+impl Homes {
+    /// Spill slots for the groups `home` puts on the stack, shared by groups
+    /// that do not interfere (greedy, lowest free slot first).
+    pub fn new(g: &Graph, home: &[Home]) -> Homes {
+        let mut loc = vec![Allocation::None; g.n];
+        let mut slots = 0;
+        let mut used: Vec<bool> = Vec::new();
+        // Slots are shared within a class only (the graph has no edges
+        // between classes).
+        let mut slot_class: Vec<u8> = Vec::new();
+        for v in 0..g.n {
+            if g.find(v) != v {
+                continue;
+            }
+            loc[v] = match home[v] {
+                Home::Reg(h) => Allocation::Reg(PReg::new(
+                    h as usize,
+                    RegClass::from_index(g.class[v] as usize),
+                )),
+                Home::Stack => {
+                    used.clear();
+                    used.extend(slot_class.iter().map(|&c| c != g.class[v]));
+                    used.push(false);
+                    for z in g.neighbours(v) {
+                        if let Allocation::Stack(s) = loc[z] {
+                            used[s.index()] = true;
+                        }
+                    }
+                    let s = used.iter().position(|&u| !u).expect("one more than in use");
+                    if s == slots {
+                        slot_class.push(g.class[v]);
+                        slots += 1;
+                    }
+                    Allocation::Stack(SpillSlot::new(s))
+                }
+            };
+        }
+        Homes { loc, slots }
+    }
+
+    fn of(&self, g: &Graph, v: VReg) -> Allocation {
+        self.loc[g.find(v.index())]
+    }
+}
+
+struct Run<'a> {
+    f: &'a Function,
+    env: &'a MachineEnv,
+    g: &'a Graph,
+    homes: &'a Homes,
+    alloc_mask: [u64; 3],
+    allocatable: PRegSet,
+    fixed_stack: PRegSet,
+    allocs: Vec<Allocation>,
+    edits: Vec<(ProgPoint, u8, u32, Move)>,
+    resolver: MoveResolver,
+    set: Vec<ParallelMove>,
+    out: Vec<Move>,
+    /// Temporary slots for the instruction being placed start here.
+    temp_base: usize,
+    victims: Vec<usize>,
+    search: Search,
+    present: Row,
+}
+
+/// Places every operand and move for the homes of this round.
+pub fn assign(
+    f: &Function,
+    env: &MachineEnv,
+    facts: &Facts,
+    g: &Graph,
+    homes: &Homes,
+) -> Result<Assigned, AllocError> {
+    let mut run = Run {
+        f,
+        env,
+        g,
+        homes,
+        alloc_mask: env.allocatable_set().class_masks(),
+        allocatable: env.allocatable_set(),
+        fixed_stack: env.fixed_stack_set(),
+        allocs: vec![Allocation::None; f.num_operands()],
+        edits: Vec::new(),
+        resolver: MoveResolver::new(),
+        set: Vec::new(),
+        out: Vec::new(),
+        temp_base: homes.slots + 2,
+        victims: Vec::new(),
+        search: Search::default(),
+        present: Vec::new(),
+    };
+    let mut live: Row = Vec::new();
+    for b in f.blocks() {
+        let mut failed = Ok(());
+        facts.walk(f, b, &mut live, |i, live| {
+            if failed.is_ok() {
+                failed = run.inst(i, live, facts);
+            }
+        });
+        failed?;
+    }
+    if !run.victims.is_empty() {
+        run.victims.sort_unstable();
+        run.victims.dedup();
+        return Ok(Assigned::Spill(run.victims));
+    }
+    run.edits.sort_by_key(|e| (e.0, e.1, e.2));
+    // Slots in use: homes, the resolver's two and temporaries, where any
+    // location names them.
+    let slot = |a: &Allocation| match a {
+        Allocation::Stack(s) => s.index() + 1,
+        _ => 0,
+    };
+    let num_spillslots = run
+        .allocs
+        .iter()
+        .chain(run.edits.iter().flat_map(|e| [&e.3.from, &e.3.to]))
+        .map(slot)
+        .max()
+        .unwrap_or(0);
+    Ok(Assigned::Done(Output {
+        allocs: run.allocs,
+        edits: run.edits.into_iter().map(|e| (e.0, e.3)).collect(),
+        num_spillslots,
+    }))
+}
+
+impl Run<'_> {
+    fn home(&self, v: VReg) -> Allocation {
+        self.homes.of(self.g, v)
+    }
+
+    /// The registers (per class) that the homes of the vregs present at the
+    /// early or late point of `i` hold.
+    fn taken(&mut self, i: Inst, live: &[u64], early: bool, fits: &[bool]) -> [u64; 3] {
+        let mut present = std::mem::take(&mut self.present);
+        present_at(self.f, i, live, early, !early, &mut present);
+        // A def written elsewhere reaches its home only after the
+        // instruction.
+        for (k, op) in self.f.inst_operands(i).iter().enumerate() {
+            if op.is_def() && !fits[k] {
+                super::facts::unset(&mut present, op.vreg().index());
+            }
+        }
+        let mut t = [0u64; 3];
+        for v in members(&present) {
+            if let Allocation::Reg(r) = self.homes.loc[self.g.find(v)] {
+                t[r.class().index()] |= 1 << r.hw();
+            }
+        }
+        self.present = present;
+        t
+    }
+
+    /// Resolves `self.set` as one parallel move at `point`, in `phase`.
+    fn flush(&mut self, point: ProgPoint, phase: u8, free: PRegSet) {
+        if self.set.is_empty() {
+            return;
+        }
+        let ctx = MoveContext {
+            env: self.env,
+            free,
+            extra_slots: [
+                SpillSlot::new(self.homes.slots),
+                SpillSlot::new(self.homes.slots + 1),
+            ],
+        };
+        self.out.clear();
+        self.resolver.resolve(&self.set, &ctx, &mut self.out);
+        for &m in &self.out {
+            let seq = self.edits.len() as u32;
+            self.edits.push((point, phase, seq, m));
+        }
+        self.set.clear();
+    }
+
+    fn inst(&mut self, i: Inst, live: &[u64], facts: &Facts) -> Result<(), AllocError> {
+        let f = self.f;
+        let ops = f.inst_operands(i);
+        let base = f.inst_operand_range(i).start;
+        let mut clobbered = [0u64; 3];
+        for r in f.inst_clobbers(i) {
+            clobbered[r.class().index()] |= 1 << r.hw();
+        }
+        // Edge moves into a join run before this branch, after its loads:
+        // the parameters they write may not be where it reads.
+        let succs = f.block_succs(f.block_of(i));
+        let mut overwritten: Vec<Allocation> = Vec::new();
+        if f.is_branch(i) && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
+            overwritten.extend(f.block_params(succs[0]).iter().map(|&p| self.home(p)));
+        }
+        // Which operands read or write their group's home itself.
+        let fits: Vec<bool> = (0..ops.len())
+            .map(|k| self.fits(i, k, live, &clobbered, &overwritten))
+            .collect();
+        let mut taken_early = self.taken(i, live, true, &fits);
+        let mut taken_late = self.taken(i, live, false, &fits);
+        for h in &overwritten {
+            if let Allocation::Reg(r) = *h {
+                taken_early[r.class().index()] |= 1 << r.hw();
+                taken_late[r.class().index()] |= 1 << r.hw();
+            }
+        }
+        let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
+        let mut temps = 0;
+        for (k, op) in ops.iter().enumerate() {
+            let c = op.class().index();
+            let (early, late) = span(ops, k);
+            let candidates = match op.constraint() {
+                OperandConstraint::NonAlloc(r) => {
+                    self.allocs[base + k] = Allocation::Reg(r);
+                    continue;
+                }
+                OperandConstraint::Reuse(_) => continue,
+                OperandConstraint::FixedReg(r) if self.fixed_stack.contains(r) => {
+                    self.allocs[base + k] = Allocation::Reg(r);
+                    continue;
+                }
+                OperandConstraint::FixedReg(r) => 1u64 << r.hw(),
+                OperandConstraint::Reg => self.alloc_mask[c],
+                OperandConstraint::Limit(n) => self.alloc_mask[c] & limit_mask(n),
+                OperandConstraint::Any | OperandConstraint::Stack => 0,
+            };
+            if fits[k] {
+                self.allocs[base + k] = self.home(op.vreg());
+                continue;
+            }
+            if matches!(
+                op.constraint(),
+                OperandConstraint::Any | OperandConstraint::Stack
+            ) {
+                self.allocs[base + k] = Allocation::Stack(SpillSlot::new(self.temp_base + temps));
+                temps += 1;
+                continue;
+            }
+            let candidates = if late {
+                candidates & !clobbered[c]
+            } else {
+                candidates
+            };
+            // A reused input copied elsewhere is best copied to where its
+            // def lives on; any other, to a register nothing holds.
+            let def_home = match reuser(ops, k).map(|d| self.home(ops[d].vreg())) {
+                Some(Allocation::Reg(r)) => 1u64 << r.hw(),
+                _ => 0,
+            };
+            let prefer = [
+                candidates & def_home,
+                candidates & !taken_early[c] & !taken_late[c],
+            ];
+            want[c].push((
+                k,
+                RegSlot {
+                    candidates,
+                    early,
+                    late,
+                    prefer,
+                },
+            ));
+        }
+        for (c, w) in want.iter().enumerate() {
+            if w.is_empty() {
+                continue;
+            }
+            let slots: Vec<RegSlot> = w.iter().map(|x| x.1).collect();
+            if !self.search.run(&slots, taken_early[c], taken_late[c]) {
+                self.victim(i, live, c, &slots, taken_early[c] | taken_late[c])?;
+                return Ok(());
+            }
+            for (&(k, _), &hw) in w.iter().zip(&self.search.result) {
+                let r = PReg::new(hw, RegClass::from_index(c));
+                self.allocs[base + k] = Allocation::Reg(r);
+                let (early, late) = span(ops, k);
+                if early {
+                    taken_early[c] |= 1 << hw;
+                }
+                if late {
+                    taken_late[c] |= 1 << hw;
+                }
+            }
+        }
+        if !self.victims.is_empty() {
+            // A round that spills more places nothing: its output is dropped.
+            return Ok(());
+        }
+        for (k, op) in ops.iter().enumerate() {
+            if let OperandConstraint::Reuse(t) = op.constraint() {
+                self.allocs[base + k] = self.allocs[base + t];
+            }
+        }
+        // Registers some value holds around the instruction: the resolver
+        // may not use them as scratch.
+        let mut busy = [0u64; 3];
+        for c in 0..3 {
+            busy[c] = taken_early[c] | taken_late[c];
+        }
+        for (k, op) in ops.iter().enumerate() {
+            if let Allocation::Reg(r) = self.allocs[base + k] {
+                busy[op.class().index()] |= 1 << r.hw();
+            }
+        }
+        let free = |alloc: PRegSet, busy: &[u64; 3]| {
+            let m = alloc.class_masks();
+            PRegSet::from_class_masks([m[0] & !busy[0], m[1] & !busy[1], m[2] & !busy[2]])
+        };
+        // Copies into the operands' own locations, before the instruction.
+        for (k, op) in ops.iter().enumerate() {
+            let a = self.allocs[base + k];
+            if op.is_use() && a != self.home(op.vreg()) {
+                self.set.push(ParallelMove {
+                    from: self.home(op.vreg()),
+                    to: a,
+                    class: op.class(),
+                });
+            }
+        }
+        self.flush(
+            ProgPoint::before(i),
+            PHASE_LOAD,
+            free(self.allocatable, &busy),
+        );
+        // Copies of defs written elsewhere back to their homes.
+        let mut stores = Vec::new();
+        for (k, op) in ops.iter().enumerate() {
+            let a = self.allocs[base + k];
+            if op.is_def() && a != self.home(op.vreg()) {
+                let m = ParallelMove {
+                    from: a,
+                    to: self.home(op.vreg()),
+                    class: op.class(),
+                };
+                stores.push((op.vreg(), m));
+            }
+        }
+        if f.is_ret(i) {
+            return Ok(());
+        }
+        if !f.is_branch(i) {
+            self.set.extend(stores.iter().map(|s| s.1));
+            self.flush(ProgPoint::after(i), 0, free(self.allocatable, &busy));
+            return Ok(());
+        }
+        self.edges(i, &stores, busy, facts)
+    }
+
+    /// Whether operand `k` of `i` may read or write its group's home itself:
+    /// the home meets its constraint, holds through the points it occupies
+    /// (no clobber at the late point, no parameter written before a branch
+    /// into a join), and, for a reused input, may be overwritten; a reusing
+    /// def fits when its input does and they share a group.
+    fn fits(
+        &self,
+        i: Inst,
+        k: usize,
+        live: &[u64],
+        clobbered: &[u64; 3],
+        overwritten: &[Allocation],
+    ) -> bool {
+        let ops = self.f.inst_operands(i);
+        let op = ops[k];
+        if op.is_nonalloc() {
+            return false;
+        }
+        let home = self.home(op.vreg());
+        let c = op.class().index();
+        let (_, late) = span(ops, k);
+        let meets = match (op.constraint(), home) {
+            (OperandConstraint::Any, _) => true,
+            (OperandConstraint::Stack, Allocation::Stack(_)) => true,
+            (OperandConstraint::Reg, Allocation::Reg(_)) => true,
+            (OperandConstraint::FixedReg(r), Allocation::Reg(h)) => r == h,
+            (OperandConstraint::Limit(n), Allocation::Reg(h)) => limit_mask(n) >> h.hw() & 1 == 1,
+            (OperandConstraint::Reuse(j), _) => {
+                return self.fits(i, j, live, clobbered, overwritten)
+                    && self.g.find(ops[j].vreg().index()) == self.g.find(op.vreg().index());
+            }
+            _ => false,
+        };
+        let holds = match home {
+            Allocation::Reg(r) => !late || clobbered[c] >> r.hw() & 1 == 0,
+            _ => true,
+        };
+        let reused = reuser(ops, k).is_some();
+        meets
+            && holds
+            && !overwritten.contains(&home)
+            && (!reused || self.reuse_may_overwrite(i, k, live))
+    }
+
+    /// Whether the reused input `k` of `i` may be read from its home, which
+    /// the reusing def then overwrites: its group is the def's (so the home
+    /// goes on as the def's), or its value dies here and no other operand
+    /// reads it.
+    fn reuse_may_overwrite(&self, i: Inst, k: usize, live: &[u64]) -> bool {
+        let ops = self.f.inst_operands(i);
+        let u = ops[k].vreg();
+        let def = ops[reuser(ops, k).expect("a reused input has its def")];
+        if self.g.find(u.index()) == self.g.find(def.vreg().index()) {
+            return true;
+        }
+        let g = self.g.find(u.index());
+        let others_read = ops
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != k && o.is_use() && self.g.find(o.vreg().index()) == g);
+        let group_lives_on = members(live).any(|v| self.g.find(v) == g);
+        !others_read && !group_lives_on
+    }
+
+    /// Names the victim of an instruction whose class-`c` operands cannot
+    /// all get registers: the lowest-scored group whose home is one of the
+    /// candidates the homes around it hold.
+    fn victim(
+        &mut self,
+        i: Inst,
+        live: &[u64],
+        c: usize,
+        slots: &[RegSlot],
+        taken: u64,
+    ) -> Result<(), AllocError> {
+        let wanted = slots.iter().fold(0u64, |m, s| m | s.candidates) & taken;
+        let mut present = std::mem::take(&mut self.present);
+        present_at(self.f, i, live, true, true, &mut present);
+        let g = self.g;
+        // Present values, and the parameters edge moves write before a
+        // branch into a join.
+        let f = self.f;
+        let succs = f.block_succs(f.block_of(i));
+        let params: &[VReg] =
+            if f.is_branch(i) && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
+                f.block_params(succs[0])
+            } else {
+                &[]
+            };
+        let best = members(&present)
+            .chain(params.iter().map(|p| p.index()))
+            .map(|v| g.find(v))
+            .filter(|&r| {
+                matches!(self.homes.loc[r], Allocation::Reg(p)
+                    if p.class().index() == c && wanted >> p.hw() & 1 == 1)
+            })
+            .min_by(|&a, &b| {
+                score(g.cost[a], g.area[a], false)
+                    .total_cmp(&score(g.cost[b], g.area[b], false))
+                    .then(a.cmp(&b))
+            });
+        self.present = present;
+        match best {
+            Some(r) => {
+                self.victims.push(r);
+                Ok(())
+            }
+            None => Err(AllocError::Impossible(format!(
+                "{i}: its {} operands cannot all get registers at once",
+                RegClass::from_index(c)
+            ))),
+        }
+    }
+
+    /// The moves of the edges leaving branch `i`: arguments into parameters
+    /// and the branch's defs (`stores`) into their homes, at the top of each
+    /// successor with one predecessor, or before the branch into a join.
+    fn edges(
+        &mut self,
+        i: Inst,
+        stores: &[(VReg, ParallelMove)],
+        busy: [u64; 3],
+        facts: &Facts,
+    ) -> Result<(), AllocError> {
+        let f = self.f;
+        let b = f.block_of(i);
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            let mut holding = busy;
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                for v in [a, p] {
+                    if let Allocation::Reg(r) = self.home(v) {
+                        holding[r.class().index()] |= 1 << r.hw();
+                    }
+                }
+                let (from, to) = (self.home(a), self.home(p));
+                if from != to {
+                    self.set.push(ParallelMove {
+                        from,
+                        to,
+                        class: p.class(),
+                    });
+                }
+            }
+            if effective_preds(f, s) == 1 {
+                for v in members(facts.live_in(s)) {
+                    if let Allocation::Reg(r) = self.homes.loc[self.g.find(v)] {
+                        holding[r.class().index()] |= 1 << r.hw();
+                    }
+                }
+                // A def goes where its value is read on.
+                let live_in = facts.live_in(s);
+                self.set.extend(
+                    stores
+                        .iter()
+                        .filter(|(v, _)| super::facts::has(live_in, v.index()))
+                        .map(|s| s.1),
+                );
+                let m = self.allocatable.class_masks();
+                let free = PRegSet::from_class_masks([
+                    m[0] & !holding[0],
+                    m[1] & !holding[1],
+                    m[2] & !holding[2],
+                ]);
+                let first = f.block_insts(s).first();
+                self.flush(ProgPoint::before(first), PHASE_EDGE_IN, free);
+            } else {
+                if !stores.is_empty() {
+                    self.set.clear();
+                    return Err(AllocError::Unsupported(format!(
+                        "{i}: a def of this branch must be moved to its home, but the branch jumps to {s}, which has several predecessors"
+                    )));
+                }
+                let m = self.allocatable.class_masks();
+                let free = PRegSet::from_class_masks([
+                    m[0] & !holding[0],
+                    m[1] & !holding[1],
+                    m[2] & !holding[2],
+                ]);
+                self.flush(ProgPoint::before(i), PHASE_EDGE_OUT, free);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The def that reuses operand `k`, if any.
+fn reuser(ops: &[crate::ir::operand::Operand], k: usize) -> Option<usize> {
+    ops.iter()
+        .position(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k))
+}

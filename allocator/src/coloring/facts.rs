@@ -1,0 +1,114 @@
+//! What every phase of the coloring allocator reads about the function:
+//! live-out rows per block, block frequencies from loop depth, and the
+//! backward walk that hands each instruction the vregs live just after it.
+//!
+//! Model (the same as [`crate::analysis::liveness`], with one addition):
+//! a branch's arguments stay live across the branch, since the edge moves
+//! that read them run at the top of a successor; a block parameter is
+//! defined at the top of its block.
+
+use crate::analysis::{cfg, liveness, loops};
+use crate::ir::function::Function;
+use crate::ir::index::{Block, Inst};
+
+/// A dense set of vregs, one bit each.
+pub type Row = Vec<u64>;
+
+pub fn has(row: &[u64], v: usize) -> bool {
+    row[v / 64] >> (v % 64) & 1 == 1
+}
+
+pub fn set(row: &mut [u64], v: usize) {
+    row[v / 64] |= 1 << (v % 64);
+}
+
+pub fn unset(row: &mut [u64], v: usize) {
+    row[v / 64] &= !(1 << (v % 64));
+}
+
+/// The members of a row, in index order.
+pub fn members(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    row.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut m = bits;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
+/// Liveness and frequencies of one function.
+pub struct Facts {
+    /// Words per row (`⌈vregs / 64⌉`).
+    pub words: usize,
+    live_out: Vec<u64>,
+    live_in: Vec<u64>,
+    /// Execution frequency estimate per block: `4^depth`, depth capped at 8.
+    pub freq: Vec<f64>,
+}
+
+impl Facts {
+    pub fn new(f: &Function) -> Facts {
+        let words = f.num_vregs().div_ceil(64).max(1);
+        let live = liveness::compute(f, &cfg::postorder(f));
+        let mut live_out = vec![0u64; words * f.num_blocks()];
+        let mut live_in = vec![0u64; words * f.num_blocks()];
+        for b in f.blocks() {
+            let k = b.index() * words;
+            for v in live.live_out[b.index()].iter() {
+                set(&mut live_out[k..k + words], v);
+            }
+            for v in live.live_in[b.index()].iter() {
+                set(&mut live_in[k..k + words], v);
+            }
+        }
+        let freq = loops::loop_depths(f)
+            .into_iter()
+            .map(|d| 4f64.powi(d.min(8) as i32))
+            .collect();
+        Facts {
+            words,
+            live_out,
+            live_in,
+            freq,
+        }
+    }
+
+    pub fn live_in(&self, b: Block) -> &[u64] {
+        &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]
+    }
+
+    /// Calls `visit(i, live)` for each instruction of `b`, last to first,
+    /// with `live` the vregs live just after `i` (its defs included when
+    /// something reads them later); `live` ends as the block's live-in set
+    /// plus its parameters that are read.
+    pub fn walk(
+        &self,
+        f: &Function,
+        b: Block,
+        live: &mut Row,
+        mut visit: impl FnMut(Inst, &[u64]),
+    ) {
+        live.clear();
+        let k = b.index() * self.words;
+        live.extend_from_slice(&self.live_out[k..k + self.words]);
+        for t in 0..f.block_succs(b).len() {
+            for v in f.branch_args(b, t) {
+                set(live, v.index());
+            }
+        }
+        for i in f.block_insts(b).iter().rev() {
+            visit(i, live);
+            let ops = f.inst_operands(i);
+            for op in ops.iter().filter(|o| o.is_def() && !o.is_nonalloc()) {
+                unset(live, op.vreg().index());
+            }
+            for op in ops.iter().filter(|o| o.is_use() && !o.is_nonalloc()) {
+                set(live, op.vreg().index());
+            }
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Live range groups and their interference graph (seed 004's LRGs and
+//! IFG): one node per vreg at first, built backwards per block from
+//! liveness; aggressive coalescing then unites the vregs joined by block
+//! parameters and `reuse` pairs where they do not interfere and their
+//! register masks meet.
+//!
+//! The graph is a square bit matrix (the triangular one "squared up", so a
+//! row lists a node's neighbours) plus a union-find: merging `x` into `y`
+//! ORs `x`'s row into `y`'s and sets `y` in each neighbour's row, so that
+//! interference tests on representatives stay one bit lookup.
+//!
+//! Interference (within one class): a def interferes with everything live
+//! after its instruction and with the instruction's other defs; an early def
+//! also with every use of the instruction, a late use with every def; block
+//! parameters with what is live into their block and with each other, and,
+//! where the edge moves into a join run before the predecessor's branch,
+//! with the values that branch reads.
+//!
+//! Masks: a value may not live in a register its instruction clobbers while
+//! it is live across or written there, nor in the register a `fixed`
+//! operand of another value needs at a point where it is present.
+
+use super::facts::{has, members, set, Facts, Row};
+use crate::analysis::cfg::effective_preds;
+use crate::ir::function::Function;
+use crate::ir::index::{Inst, VReg};
+use crate::ir::machine::MachineEnv;
+use crate::ir::operand::{OperandConstraint, OperandPos};
+
+/// The groups, their masks, costs and interference.
+pub struct Graph {
+    pub n: usize,
+    words: usize,
+    bits: Vec<u64>,
+    parent: Vec<u32>,
+    /// Per vreg, then per group representative: the registers (hardware
+    /// numbers) it may live in.
+    pub mask: Vec<u64>,
+    /// Spill cost: defs weighted 1, uses 2, times the block frequency.
+    pub cost: Vec<f64>,
+    /// Area: the frequencies of the instructions it is live across.
+    pub area: Vec<f64>,
+    /// A register one of its `fixed` operands names, if any: tried first.
+    pub hint: Vec<Option<u8>>,
+    pub class: Vec<u8>,
+    /// Copies that coalescing removed.
+    pub coalesced: u64,
+}
+
+impl Graph {
+    pub fn find(&self, v: usize) -> usize {
+        let mut k = v;
+        while self.parent[k] as usize != k {
+            k = self.parent[k] as usize;
+        }
+        k
+    }
+
+    fn find_compress(&mut self, v: usize) -> usize {
+        let root = self.find(v);
+        let mut k = v;
+        while self.parent[k] as usize != root {
+            let next = self.parent[k] as usize;
+            self.parent[k] = root as u32;
+            k = next;
+        }
+        root
+    }
+
+    pub fn row(&self, g: usize) -> &[u64] {
+        &self.bits[g * self.words..(g + 1) * self.words]
+    }
+
+    /// Whether groups (representatives) `a` and `b` interfere.
+    pub fn interferes(&self, a: usize, b: usize) -> bool {
+        has(self.row(a), b)
+    }
+
+    fn add_edge(&mut self, a: usize, b: usize) {
+        if a == b || self.class[a] != self.class[b] {
+            return;
+        }
+        let w = self.words;
+        set(&mut self.bits[a * w..(a + 1) * w], b);
+        set(&mut self.bits[b * w..(b + 1) * w], a);
+    }
+
+    /// The representatives that interfere with representative `g`.
+    pub fn neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
+        members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
+    }
+
+    /// Merges group `x` into group `y` (both representatives).
+    fn union(&mut self, x: usize, y: usize) {
+        let w = self.words;
+        let xs: Row = self.row(x).to_vec();
+        for z in members(&xs) {
+            set(&mut self.bits[z * w..(z + 1) * w], y);
+        }
+        for (k, word) in xs.into_iter().enumerate() {
+            self.bits[y * w + k] |= word;
+        }
+        self.parent[x] = y as u32;
+        self.mask[y] &= self.mask[x];
+        self.cost[y] += self.cost[x];
+        self.area[y] += self.area[x];
+        self.hint[y] = self.hint[y].or(self.hint[x]);
+    }
+
+    /// Coalesces `a` and `b` if they do not interfere and their masks meet.
+    fn try_coalesce(&mut self, a: VReg, b: VReg) {
+        let (x, y) = (self.find_compress(a.index()), self.find_compress(b.index()));
+        if x == y
+            || self.class[x] != self.class[y]
+            || self.interferes(x, y)
+            || self.mask[x] & self.mask[y] == 0
+        {
+            return;
+        }
+        // The smaller index stays the representative, as in C2.
+        let (from, into) = if x < y { (y, x) } else { (x, y) };
+        self.union(from, into);
+        self.coalesced += 1;
+    }
+}
+
+/// Builds the graph of `f` and coalesces aggressively.
+pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
+    let n = f.num_vregs();
+    let words = facts.words;
+    let alloc = env.allocatable_set().class_masks();
+    let mut class = vec![0u8; n];
+    for b in f.blocks() {
+        for v in f.block_params(b) {
+            class[v.index()] = v.class() as u8;
+        }
+        for i in f.block_insts(b).iter() {
+            for op in f.inst_operands(i).iter().filter(|o| !o.is_nonalloc()) {
+                class[op.vreg().index()] = op.class() as u8;
+            }
+        }
+    }
+    let mut g = Graph {
+        n,
+        words,
+        bits: vec![0u64; n * words],
+        parent: (0..n as u32).collect(),
+        mask: class.iter().map(|&c| alloc[c as usize]).collect(),
+        cost: vec![0.0; n],
+        area: vec![0.0; n],
+        hint: vec![None; n],
+        class,
+        coalesced: 0,
+    };
+    let mut live: Row = Vec::with_capacity(words);
+    let mut present: Row = vec![0; words];
+    for b in f.blocks() {
+        let freq = facts.freq[b.index()];
+        facts.walk(f, b, &mut live, |i, live| {
+            inst(f, &mut g, i, live, freq, &mut present);
+        });
+        // Parameters are defined at the top of the block, all at once.
+        let params = f.block_params(b);
+        for (k, p) in params.iter().enumerate() {
+            for v in members(&live) {
+                g.add_edge(p.index(), v);
+            }
+            for q in &params[..k] {
+                g.add_edge(p.index(), q.index());
+            }
+            g.cost[p.index()] += freq;
+        }
+    }
+    // Edge moves into a join run before the predecessor's branch, which
+    // reads its operands afterwards: the parameters they write may not
+    // share a register with those operands.
+    for b in f.blocks() {
+        let succs = f.block_succs(b);
+        if succs.len() != 1 || effective_preds(f, succs[0]) < 2 {
+            continue;
+        }
+        let last = f.block_insts(b).last();
+        for p in f.block_params(succs[0]) {
+            for op in f.inst_operands(last).iter().filter(|o| o.is_use()) {
+                g.add_edge(p.index(), op.vreg().index());
+            }
+        }
+    }
+    // Aggressive coalescing, most frequent copies first.
+    let mut copies: Vec<(f64, VReg, VReg)> = Vec::new();
+    for b in f.blocks() {
+        let freq = facts.freq[b.index()];
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                copies.push((freq, a, p));
+            }
+        }
+        for i in f.block_insts(b).iter() {
+            let ops = f.inst_operands(i);
+            for op in ops {
+                if let OperandConstraint::Reuse(k) = op.constraint() {
+                    copies.push((freq, ops[k].vreg(), op.vreg()));
+                }
+            }
+        }
+    }
+    copies.sort_by(|x, y| y.0.total_cmp(&x.0));
+    for (_, a, b) in copies {
+        g.try_coalesce(a, b);
+    }
+    g
+}
+
+/// Edges, masks, cost and area of instruction `i`; `live` holds the vregs
+/// live just after it.
+fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: &mut Row) {
+    let ops = f.inst_operands(i);
+    let mut clobbered = [0u64; 3];
+    for r in f.inst_clobbers(i) {
+        clobbered[r.class().index()] |= 1 << r.hw();
+    }
+    for v in members(live) {
+        g.area[v] += freq;
+        // Live after the instruction: across its clobbers (defs of `i`
+        // included, which may not be written to a clobbered register).
+        g.mask[v] &= !clobbered[g.class[v] as usize];
+    }
+    for (k, op) in ops.iter().enumerate() {
+        if op.is_nonalloc() {
+            continue;
+        }
+        let v = op.vreg().index();
+        let c = g.class[v] as usize;
+        if op.is_def() {
+            g.cost[v] += freq;
+            g.mask[v] &= !clobbered[c];
+            for w in members(live) {
+                g.add_edge(v, w);
+            }
+            for (j, other) in ops.iter().enumerate() {
+                if j == k || other.is_nonalloc() {
+                    continue;
+                }
+                let early_def = op.pos() == OperandPos::Early;
+                let late_use = other.is_use() && other.pos() == OperandPos::Late;
+                if other.is_def() || early_def || late_use {
+                    g.add_edge(v, other.vreg().index());
+                }
+            }
+        } else {
+            g.cost[v] += 2.0 * freq;
+            let reuser = ops
+                .iter()
+                .position(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k));
+            if span(ops, k).1 {
+                // Read at the late point, or held there for its reusing
+                // def: out of clobbered registers, and apart from the
+                // instruction's other defs.
+                g.mask[v] &= !clobbered[c];
+                for (j, other) in ops.iter().enumerate() {
+                    if other.is_def() && Some(j) != reuser {
+                        g.add_edge(v, other.vreg().index());
+                    }
+                }
+            }
+        }
+        if let OperandConstraint::FixedReg(r) = op.constraint() {
+            if g.hint[v].is_none() {
+                g.hint[v] = Some(r.hw() as u8);
+            }
+            // Everything else present at the operand's points keeps out
+            // of the register.
+            let (early, late) = span(ops, k);
+            present_at(f, i, live, early, late, present);
+            for w in members(present) {
+                if w != v && g.class[w] as usize == c {
+                    g.mask[w] &= !(1 << r.hw());
+                }
+            }
+        }
+    }
+}
+
+/// The points operand `k` occupies: a use from the early point (to the late
+/// one if it is late or reused), a def at its point and, early, to the late
+/// one.
+pub fn span(ops: &[crate::ir::operand::Operand], k: usize) -> (bool, bool) {
+    let op = ops[k];
+    let reused = ops
+        .iter()
+        .any(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k));
+    if op.is_use() {
+        (true, op.pos() == OperandPos::Late || reused)
+    } else {
+        (op.pos() == OperandPos::Early, true)
+    }
+}
+
+/// The vregs present at instruction `i`'s early point (`early`) and/or late
+/// point (`late`), into `out`: what is live after it (but a def not yet
+/// written), its uses and its defs, each at the points it occupies.
+pub fn present_at(f: &Function, i: Inst, live: &[u64], early: bool, late: bool, out: &mut Row) {
+    let ops = f.inst_operands(i);
+    out.clear();
+    out.extend_from_slice(live);
+    for (k, op) in ops.iter().enumerate() {
+        if op.is_nonalloc() {
+            continue;
+        }
+        let (e, l) = span(ops, k);
+        let v = op.vreg().index();
+        if (e && early) || (l && late) {
+            set(out, v);
+        } else if op.is_def() {
+            super::facts::unset(out, v);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Simplify and select (Chaitin, with Briggs' optimistic push): groups whose
+//! degree is below the number of registers in their mask are removed first;
+//! when none is left, the one with the lowest score (C2's cost-against-area
+//! score, seed 004) is pushed anyway. Popping, each group takes a register
+//! of its mask that no coloured neighbour holds, its hint first; a group
+//! left without one is an actual spill and lives in a stack slot.
+
+use super::graph::Graph;
+
+/// C2's `RegisterCostAreaRatio` scaled by 1/65536.
+const AREA_RATIO: f64 = 16000.0 / 65536.0;
+
+/// A group's score: high keeps it in a register. Cost less a share of the
+/// area (a long range frees more when spilled), with C2's special cases: no
+/// area (never spill), spilled before (unlikely to help again), and a
+/// small area against the cost.
+pub fn score(cost: f64, area: f64, spilled_before: bool) -> f64 {
+    let raw = cost - area * AREA_RATIO;
+    if area == 0.0 {
+        return 1e35;
+    }
+    if spilled_before {
+        return raw + 1e30;
+    }
+    if cost >= area * 3.0 {
+        return raw + 1e17;
+    }
+    if cost + cost >= area * 3.0 {
+        return raw + 1e10;
+    }
+    raw
+}
+
+/// Where each group lives: a register, or the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Home {
+    Reg(u8),
+    Stack,
+}
+
+/// Colours every group of `g`; `forced[r]` groups live on the stack without
+/// trying (spilled by an earlier round). Returns the home of each
+/// representative (others: `Stack`, unused).
+pub fn color(g: &Graph, forced: &[bool]) -> Vec<Home> {
+    let n = g.n;
+    let reps: Vec<usize> = (0..n).filter(|&v| g.find(v) == v).collect();
+    let mut degree = vec![0u32; n];
+    let mut removed = vec![true; n];
+    for &r in &reps {
+        if !forced[r] && g.mask[r] != 0 {
+            removed[r] = false;
+        }
+    }
+    for &r in &reps {
+        if !removed[r] {
+            degree[r] = g.neighbours(r).filter(|&z| !removed[z]).count() as u32;
+        }
+    }
+    let k = |r: usize| g.mask[r].count_ones();
+    let mut stack = Vec::with_capacity(reps.len());
+    let mut low: Vec<usize> = reps
+        .iter()
+        .copied()
+        .filter(|&r| !removed[r] && degree[r] < k(r))
+        .collect();
+    let mut left = reps.iter().filter(|&&r| !removed[r]).count();
+    let remove =
+        |r: usize, removed: &mut Vec<bool>, degree: &mut Vec<u32>, low: &mut Vec<usize>| {
+            removed[r] = true;
+            for z in g.neighbours(r) {
+                if !removed[z] {
+                    degree[z] -= 1;
+                    if degree[z] + 1 == k(z) {
+                        low.push(z);
+                    }
+                }
+            }
+        };
+    while left > 0 {
+        if let Some(r) = low.pop() {
+            if removed[r] {
+                continue;
+            }
+            stack.push(r);
+            remove(r, &mut removed, &mut degree, &mut low);
+            left -= 1;
+            continue;
+        }
+        // No trivially colourable group: push the cheapest optimistically.
+        let r = reps
+            .iter()
+            .copied()
+            .filter(|&r| !removed[r])
+            .min_by(|&a, &b| {
+                let sa = score(g.cost[a], g.area[a], false) / f64::from(degree[a] + 1);
+                let sb = score(g.cost[b], g.area[b], false) / f64::from(degree[b] + 1);
+                sa.total_cmp(&sb).then(a.cmp(&b))
+            })
+            .expect("a group is left");
+        stack.push(r);
+        remove(r, &mut removed, &mut degree, &mut low);
+        left -= 1;
+    }
+    let mut home = vec![Home::Stack; n];
+    while let Some(r) = stack.pop() {
+        let mut taken = 0u64;
+        for z in g.neighbours(r) {
+            if let Home::Reg(h) = home[z] {
+                taken |= 1 << h;
+            }
+        }
+        let free = g.mask[r] & !taken;
+        home[r] = match g.hint[r] {
+            Some(h) if free >> h & 1 == 1 => Home::Reg(h),
+            _ if free != 0 => Home::Reg(free.trailing_zeros() as u8),
+            _ => Home::Stack,
+        };
+    }
+    home
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_keeps_cheap_short_ranges_and_spills_long_idle_ones() {
+        assert_eq!(score(5.0, 0.0, false), 1e35);
+        assert!(score(1.0, 10.0, true) > 1e29);
+        // Tiny area against cost: never a good spill.
+        assert!(score(30.0, 10.0, false) > 1e16);
+        assert!(score(16.0, 10.0, false) > 1e9 && score(16.0, 10.0, false) < 1e16);
+        // A long idle range scores below a short busy one.
+        assert!(score(4.0, 100.0, false) < score(4.0, 10.0, false));
+    }
+}
