@@ -2,8 +2,9 @@
 //! per instruction on 300 functions generated from random 4 KiB inputs
 //! (plain timing loop; runs on stable Rust), its mean moves per case and
 //! its loop-weighted cost per case (`fuzz_targets::quality::Quality::of`);
-//! then the backtracking allocator against `regalloc2_ion` and the linear
-//! scan on exactly the cases both take, timed in the same run, as ratios.
+//! then the backtracking and graph-coloring allocators against
+//! `regalloc2_ion` and the linear scan on exactly the cases both take, timed
+//! in the same run, as ratios.
 //!
 //! Three sets: the default generator config (ion refuses nearly all of
 //! these), then `Config::regalloc2()` and `Config::regalloc2_fastalloc()`
@@ -94,10 +95,11 @@ fn main() {
             .find(|a| a.name() == n)
             .expect("registered")
     };
-    let (bt, ion, ls) = (
+    let (bt, ion, ls, gc) = (
         by_name("backtracking"),
         by_name("regalloc2_ion"),
         by_name("linear_scan"),
+        by_name("coloring"),
     );
     println!("default config (best of 5 rounds):");
     let default = cases(&ssagen::Config::default());
@@ -106,6 +108,7 @@ fn main() {
     }
     versus(bt, ls, &default);
     versus(bt, ion, &default);
+    versus(gc, ls, &default);
     println!("Config::regalloc2() (best of 5 rounds):");
     let ra2 = cases(&ssagen::Config::regalloc2());
     for a in fuzz_targets::allocators() {
@@ -114,6 +117,8 @@ fn main() {
     versus(bt, ion, &ra2);
     versus(bt, ls, &ra2);
     versus(ls, ion, &ra2);
+    versus(gc, ion, &ra2);
+    versus(gc, ls, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");
     let fast = cases(&ssagen::Config::regalloc2_fastalloc());
     for a in fuzz_targets::allocators() {
