@@ -16,7 +16,7 @@
 //! on the stack.
 
 use super::facts::{members, Facts, Row};
-use super::graph::{present_at, span, Graph};
+use super::graph::{present_at, reuser, span, Graph};
 use super::select::{score, Home};
 use crate::analysis::cfg::effective_preds;
 use crate::inst_regs::{RegSlot, Search};
@@ -200,11 +200,15 @@ impl Run<'_> {
         t
     }
 
-    /// Resolves `self.set` as one parallel move at `point`, in `phase`.
-    fn flush(&mut self, point: ProgPoint, phase: u8, free: PRegSet) {
+    /// Resolves `self.set` as one parallel move at `point`, in `phase`; the
+    /// resolver may use as scratch the allocatable registers not in `busy`
+    /// (per class: the registers some value holds there).
+    fn flush(&mut self, point: ProgPoint, phase: u8, busy: [u64; 3]) {
         if self.set.is_empty() {
             return;
         }
+        let m = self.allocatable.class_masks();
+        let free = PRegSet::from_class_masks([m[0] & !busy[0], m[1] & !busy[1], m[2] & !busy[2]]);
         let ctx = MoveContext {
             env: self.env,
             free,
@@ -347,10 +351,6 @@ impl Run<'_> {
                 busy[op.class().index()] |= 1 << r.hw();
             }
         }
-        let free = |alloc: PRegSet, busy: &[u64; 3]| {
-            let m = alloc.class_masks();
-            PRegSet::from_class_masks([m[0] & !busy[0], m[1] & !busy[1], m[2] & !busy[2]])
-        };
         // Copies into the operands' own locations, before the instruction.
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
@@ -362,11 +362,7 @@ impl Run<'_> {
                 });
             }
         }
-        self.flush(
-            ProgPoint::before(i),
-            PHASE_LOAD,
-            free(self.allocatable, &busy),
-        );
+        self.flush(ProgPoint::before(i), PHASE_LOAD, busy);
         // Copies of defs written elsewhere back to their homes.
         let mut stores = Vec::new();
         for (k, op) in ops.iter().enumerate() {
@@ -385,7 +381,7 @@ impl Run<'_> {
         }
         if !f.is_branch(i) {
             self.set.extend(stores.iter().map(|s| s.1));
-            self.flush(ProgPoint::after(i), 0, free(self.allocatable, &busy));
+            self.flush(ProgPoint::after(i), 0, busy);
             return Ok(());
         }
         self.edges(i, &stores, busy, facts)
@@ -548,14 +544,8 @@ impl Run<'_> {
                         .filter(|(v, _)| super::facts::has(live_in, v.index()))
                         .map(|s| s.1),
                 );
-                let m = self.allocatable.class_masks();
-                let free = PRegSet::from_class_masks([
-                    m[0] & !holding[0],
-                    m[1] & !holding[1],
-                    m[2] & !holding[2],
-                ]);
                 let first = f.block_insts(s).first();
-                self.flush(ProgPoint::before(first), PHASE_EDGE_IN, free);
+                self.flush(ProgPoint::before(first), PHASE_EDGE_IN, holding);
             } else {
                 if !stores.is_empty() {
                     self.set.clear();
@@ -563,21 +553,9 @@ impl Run<'_> {
                         "{i}: a def of this branch must be moved to its home, but the branch jumps to {s}, which has several predecessors"
                     )));
                 }
-                let m = self.allocatable.class_masks();
-                let free = PRegSet::from_class_masks([
-                    m[0] & !holding[0],
-                    m[1] & !holding[1],
-                    m[2] & !holding[2],
-                ]);
-                self.flush(ProgPoint::before(i), PHASE_EDGE_OUT, free);
+                self.flush(ProgPoint::before(i), PHASE_EDGE_OUT, holding);
             }
         }
         Ok(())
     }
-}
-
-/// The def that reuses operand `k`, if any.
-fn reuser(ops: &[crate::ir::operand::Operand], k: usize) -> Option<usize> {
-    ops.iter()
-        .position(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k))
 }

@@ -249,9 +249,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             }
         } else {
             g.cost[v] += 2.0 * freq;
-            let reuser = ops
-                .iter()
-                .position(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k));
+            let reuser = reuser(ops, k);
             if span(ops, k).1 {
                 // Read at the late point, or held there for its reusing
                 // def: out of clobbered registers, and apart from the
@@ -286,14 +284,18 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
 /// one.
 pub fn span(ops: &[crate::ir::operand::Operand], k: usize) -> (bool, bool) {
     let op = ops[k];
-    let reused = ops
-        .iter()
-        .any(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k));
+    let reused = reuser(ops, k).is_some();
     if op.is_use() {
         (true, op.pos() == OperandPos::Late || reused)
     } else {
         (op.pos() == OperandPos::Early, true)
     }
+}
+
+/// The def that reuses operand `k`, if any.
+pub fn reuser(ops: &[crate::ir::operand::Operand], k: usize) -> Option<usize> {
+    ops.iter()
+        .position(|o| matches!(o.constraint(), OperandConstraint::Reuse(j) if j == k))
 }
 
 /// The vregs present at instruction `i`'s early point (`early`) and/or late
