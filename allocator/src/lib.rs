@@ -32,4 +32,4 @@ pub use ir::index::{
 pub use ir::machine::{MachineEnv, PRegRole};
 pub use ir::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
 pub use ir::output::{Allocation, Move, Output, Stats};
-pub use registry::{allocator_by_name, allocators};
+pub use registry::{allocator_by_name, allocators, variants};

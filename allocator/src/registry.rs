@@ -13,7 +13,17 @@ pub fn allocators() -> Vec<&'static dyn Allocator> {
     ]
 }
 
-/// The allocator of this crate called `name`.
+/// Variants of the allocators above with one design choice switched off,
+/// for measuring what the choice pays (`rafuzz compare`, the benchmarks);
+/// found by name, never fuzzed.
+pub fn variants() -> Vec<&'static dyn Allocator> {
+    vec![&crate::coloring::ColoringWithoutSplitting]
+}
+
+/// The allocator of this crate (or the variant) called `name`.
 pub fn allocator_by_name(name: &str) -> Option<&'static dyn Allocator> {
-    allocators().into_iter().find(|a| a.name() == name)
+    allocators()
+        .into_iter()
+        .chain(variants())
+        .find(|a| a.name() == name)
 }

@@ -108,6 +108,35 @@ fn coloring_design_points() {
     assert!(checked >= 10, "only {checked} counters checked");
 }
 
+/// The splitting design point costs 5.0 with passive splitting and 17.0
+/// without (a reload in a loop); and the two-address split's store goes
+/// where the splitter is born, before its read, not at its write.
+#[test]
+fn passive_splitting_pays_and_covers_the_read_of_a_two_address_value() {
+    use allocator::coloring::{Coloring, ColoringWithoutSplitting};
+    let cost = |a: &dyn Allocator, file: &str| {
+        let path = allocator::fixtures::repo_root()
+            .join("tests/cases/coloring")
+            .join(file);
+        let case = allocator::fixtures::read_case(&path);
+        let out = a.run(&case.func, &case.machine).unwrap();
+        let depth = allocator::analysis::loops::loop_depths(&case.func);
+        (out.cost_tenths(&case.func, &depth, |_| false), out)
+    };
+    assert_eq!(cost(&Coloring, "split_beats_spill.ra").0, 50);
+    assert_eq!(
+        cost(&ColoringWithoutSplitting, "split_beats_spill.ra").0,
+        170
+    );
+    let (_, out) = cost(&Coloring, "two_address_split.ra");
+    let store = out
+        .edits
+        .iter()
+        .find(|(_, m)| matches!(m.to, allocator::Allocation::Stack(_)))
+        .expect("v0i is stored");
+    assert_eq!(store.0.inst().index(), 2, "{:?}", out.edits);
+}
+
 /// Every case regalloc2 refuses or gets wrong (`tests/regressions/regalloc2`)
 /// is taken, passes both oracles, and needs the moves listed here.
 #[test]

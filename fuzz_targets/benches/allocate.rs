@@ -119,6 +119,10 @@ fn main() {
     versus(ls, ion, &ra2);
     versus(gc, ion, &ra2);
     versus(gc, ls, &ra2);
+    // What passive splitting pays: the same allocator without it.
+    let nosplit = fuzz_targets::allocator_by_name("coloring_nosplit").expect("a variant");
+    versus(gc, nosplit, &default);
+    versus(gc, nosplit, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");
     let fast = cases(&ssagen::Config::regalloc2_fastalloc());
     for a in fuzz_targets::allocators() {

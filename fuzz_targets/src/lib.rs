@@ -44,8 +44,8 @@ pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
     v
 }
 
-/// The allocator called `name`, including the test-only faulty ones of
-/// [`faults`]; `cmd:PROGRAM ARGS` registers (once) and returns an outside
+/// The allocator called `name`, including the variants of
+/// [`allocator::variants`] and the test-only faulty ones of [`faults`]; `cmd:PROGRAM ARGS` registers (once) and returns an outside
 /// program with the default timeout.
 pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator> {
     if let Some(cmd) = external::command_of(name) {
@@ -55,6 +55,7 @@ pub fn allocator_by_name(name: &str) -> Option<&'static dyn allocator::Allocator
     }
     allocators()
         .into_iter()
+        .chain(allocator::variants())
         .chain(
             faults::FAULTY
                 .iter()

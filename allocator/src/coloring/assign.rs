@@ -18,6 +18,7 @@
 use super::facts::{members, Facts, Row};
 use super::graph::{present_at, reuser, span, Graph};
 use super::select::{score, Home};
+use super::split::{inside, Intervals, Members};
 use crate::analysis::cfg::effective_preds;
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
@@ -29,8 +30,9 @@ use crate::ir::output::{Allocation, Move, Output};
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
 
 const PHASE_EDGE_IN: u8 = 0;
-const PHASE_LOAD: u8 = 1;
-const PHASE_EDGE_OUT: u8 = 2;
+const PHASE_SPLIT: u8 = 1;
+const PHASE_LOAD: u8 = 2;
+const PHASE_EDGE_OUT: u8 = 3;
 
 /// What one round of assignment gives: the output, or the groups to spill
 /// before the next round.
@@ -40,54 +42,113 @@ pub enum Assigned {
 }
 
 /// The location of each group: its register, or the spill slot shared by
-/// the spilled groups it does not interfere with.
+/// the spilled groups it does not interfere with; for a group split by
+/// passive splitting, also its slot and the holes where it is there.
 pub struct Homes {
     loc: Vec<Allocation>,
+    /// A split group's slot (others: `None`).
+    slot: Vec<Allocation>,
+    holes: Vec<Intervals>,
+    /// `(inst, group)`: a split group's place changes just before `inst`,
+    /// within a block; sorted.
+    events: Vec<(u32, u32)>,
+    members: Option<Members>,
+    /// The groups with holes.
+    split: Vec<usize>,
     pub slots: usize,
 }
 
 impl Homes {
-    /// Spill slots for the groups `home` puts on the stack, shared by groups
-    /// that do not interfere (greedy, lowest free slot first).
-    pub fn new(g: &Graph, home: &[Home]) -> Homes {
+    /// Spill slots for the groups `home` puts on the stack and the groups
+    /// with holes, shared by groups that do not interfere (greedy, lowest
+    /// free slot first).
+    pub fn new(f: &Function, g: &Graph, home: &[Home], holes: Vec<Intervals>) -> Homes {
         let mut loc = vec![Allocation::None; g.n];
+        let mut slot = vec![Allocation::None; g.n];
         let mut slots = 0;
         let mut used: Vec<bool> = Vec::new();
         // Slots are shared within a class only (the graph has no edges
         // between classes).
         let mut slot_class: Vec<u8> = Vec::new();
+        let split = |v: usize| holes.get(v).is_some_and(|h| !h.is_empty());
         for v in 0..g.n {
             if g.find(v) != v {
                 continue;
             }
-            loc[v] = match home[v] {
-                Home::Reg(h) => Allocation::Reg(PReg::new(
+            if let Home::Reg(h) = home[v] {
+                loc[v] = Allocation::Reg(PReg::new(
                     h as usize,
                     RegClass::from_index(g.class[v] as usize),
-                )),
-                Home::Stack => {
-                    used.clear();
-                    used.extend(slot_class.iter().map(|&c| c != g.class[v]));
-                    used.push(false);
-                    for z in g.neighbours(v) {
-                        if let Allocation::Stack(s) = loc[z] {
-                            used[s.index()] = true;
-                        }
-                    }
-                    let s = used.iter().position(|&u| !u).expect("one more than in use");
-                    if s == slots {
-                        slot_class.push(g.class[v]);
-                        slots += 1;
-                    }
-                    Allocation::Stack(SpillSlot::new(s))
+                ));
+                if !split(v) {
+                    continue;
                 }
-            };
+            }
+            used.clear();
+            used.extend(slot_class.iter().map(|&c| c != g.class[v]));
+            used.push(false);
+            for z in g.neighbours(v) {
+                for a in [loc[z], slot[z]] {
+                    if let Allocation::Stack(s) = a {
+                        used[s.index()] = true;
+                    }
+                }
+            }
+            let s = used.iter().position(|&u| !u).expect("one more than in use");
+            if s == slots {
+                slot_class.push(g.class[v]);
+                slots += 1;
+            }
+            match home[v] {
+                Home::Stack => loc[v] = Allocation::Stack(SpillSlot::new(s)),
+                Home::Reg(_) => slot[v] = Allocation::Stack(SpillSlot::new(s)),
+            }
         }
-        Homes { loc, slots }
+        let mut events = Vec::new();
+        let block_first = |i: u32| {
+            (i as usize) < f.num_insts() && {
+                let b = f.block_of(Inst::new(i as usize));
+                f.block_insts(b).first().index() == i as usize
+            }
+        };
+        for (z, hole) in holes.iter().enumerate() {
+            for &(s, e) in hole {
+                for i in [s, e + 1] {
+                    if (i as usize) < f.num_insts() && !block_first(i) {
+                        events.push((i, z as u32));
+                    }
+                }
+            }
+        }
+        events.sort_unstable();
+        let split: Vec<usize> = (0..holes.len()).filter(|&z| !holes[z].is_empty()).collect();
+        let members = (!split.is_empty()).then(|| Members::new(g));
+        Homes {
+            loc,
+            slot,
+            holes,
+            events,
+            members,
+            split,
+            slots,
+        }
     }
 
-    fn of(&self, g: &Graph, v: VReg) -> Allocation {
-        self.loc[g.find(v.index())]
+    /// How many groups have holes.
+    pub fn split_groups(&self) -> usize {
+        self.split.len()
+    }
+
+    /// Where group `r` (a representative) is at instruction `i`.
+    fn at(&self, r: usize, i: Inst) -> Allocation {
+        match self.holes.get(r) {
+            Some(h) if !h.is_empty() && inside(h, i.index() as u32) => self.slot[r],
+            _ => self.loc[r],
+        }
+    }
+
+    fn of(&self, g: &Graph, v: VReg, i: Inst) -> Allocation {
+        self.at(g.find(v.index()), i)
     }
 }
 
@@ -174,8 +235,9 @@ pub fn assign(
 }
 
 impl Run<'_> {
-    fn home(&self, v: VReg) -> Allocation {
-        self.homes.of(self.g, v)
+    /// Where `v`'s group is at instruction `i`.
+    fn home(&self, v: VReg, i: Inst) -> Allocation {
+        self.homes.of(self.g, v, i)
     }
 
     /// The registers (per class) that the homes of the vregs present at the
@@ -192,7 +254,7 @@ impl Run<'_> {
         }
         let mut t = [0u64; 3];
         for v in members(&present) {
-            if let Allocation::Reg(r) = self.homes.loc[self.g.find(v)] {
+            if let Allocation::Reg(r) = self.homes.at(self.g.find(v), i) {
                 t[r.class().index()] |= 1 << r.hw();
             }
         }
@@ -226,7 +288,48 @@ impl Run<'_> {
         self.set.clear();
     }
 
+    /// Split groups entering or leaving a hole just before `i` (within its
+    /// block): a store into the slot or a reload from it, where the group
+    /// is live.
+    fn transitions(&mut self, i: Inst, live: &[u64]) {
+        let homes = self.homes;
+        let Some(members) = &homes.members else {
+            return;
+        };
+        let ev = &homes.events;
+        let at = i.index() as u32;
+        let from = ev.partition_point(|e| e.0 < at);
+        let ops = self.f.inst_operands(i);
+        for &(_, z) in ev[from..].iter().take_while(|e| e.0 == at) {
+            let z = z as usize;
+            let live_before = members.of(z).any(|v| {
+                let mut defined = false;
+                let mut used = false;
+                for op in ops
+                    .iter()
+                    .filter(|o| !o.is_nonalloc() && o.vreg().index() == v)
+                {
+                    defined |= op.is_def();
+                    used |= op.is_use();
+                }
+                used || (super::facts::has(live, v) && !defined)
+            });
+            let prev = Inst::new(i.index() - 1);
+            let (a, b) = (homes.at(z, prev), homes.at(z, i));
+            if live_before && a != b {
+                self.set.push(ParallelMove {
+                    from: a,
+                    to: b,
+                    class: RegClass::from_index(self.g.class[z] as usize),
+                });
+            }
+        }
+        // Register to slot or back: no scratch needed.
+        self.flush(ProgPoint::before(i), PHASE_SPLIT, [!0; 3]);
+    }
+
     fn inst(&mut self, i: Inst, live: &[u64], facts: &Facts) -> Result<(), AllocError> {
+        self.transitions(i, live);
         let f = self.f;
         let ops = f.inst_operands(i);
         let base = f.inst_operand_range(i).start;
@@ -239,7 +342,12 @@ impl Run<'_> {
         let succs = f.block_succs(f.block_of(i));
         let mut overwritten: Vec<Allocation> = Vec::new();
         if f.is_branch(i) && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
-            overwritten.extend(f.block_params(succs[0]).iter().map(|&p| self.home(p)));
+            let first = f.block_insts(succs[0]).first();
+            overwritten.extend(
+                f.block_params(succs[0])
+                    .iter()
+                    .map(|&p| self.home(p, first)),
+            );
         }
         // Which operands read or write their group's home itself.
         let fits: Vec<bool> = (0..ops.len())
@@ -274,7 +382,7 @@ impl Run<'_> {
                 OperandConstraint::Any | OperandConstraint::Stack => 0,
             };
             if fits[k] {
-                self.allocs[base + k] = self.home(op.vreg());
+                self.allocs[base + k] = self.home(op.vreg(), i);
                 continue;
             }
             if matches!(
@@ -292,7 +400,7 @@ impl Run<'_> {
             };
             // A reused input copied elsewhere is best copied to where its
             // def lives on; any other, to a register nothing holds.
-            let def_home = match reuser(ops, k).map(|d| self.home(ops[d].vreg())) {
+            let def_home = match reuser(ops, k).map(|d| self.home(ops[d].vreg(), i)) {
                 Some(Allocation::Reg(r)) => 1u64 << r.hw(),
                 _ => 0,
             };
@@ -354,9 +462,9 @@ impl Run<'_> {
         // Copies into the operands' own locations, before the instruction.
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
-            if op.is_use() && a != self.home(op.vreg()) {
+            if op.is_use() && a != self.home(op.vreg(), i) {
                 self.set.push(ParallelMove {
-                    from: self.home(op.vreg()),
+                    from: self.home(op.vreg(), i),
                     to: a,
                     class: op.class(),
                 });
@@ -367,10 +475,10 @@ impl Run<'_> {
         let mut stores = Vec::new();
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
-            if op.is_def() && a != self.home(op.vreg()) {
+            if op.is_def() && a != self.home(op.vreg(), i) {
                 let m = ParallelMove {
                     from: a,
-                    to: self.home(op.vreg()),
+                    to: self.home(op.vreg(), i),
                     class: op.class(),
                 };
                 stores.push((op.vreg(), m));
@@ -380,7 +488,13 @@ impl Run<'_> {
             return Ok(());
         }
         if !f.is_branch(i) {
-            self.set.extend(stores.iter().map(|s| s.1));
+            // A def nothing reads stays where it was written.
+            self.set.extend(
+                stores
+                    .iter()
+                    .filter(|(v, _)| super::facts::has(live, v.index()))
+                    .map(|s| s.1),
+            );
             self.flush(ProgPoint::after(i), 0, busy);
             return Ok(());
         }
@@ -405,7 +519,7 @@ impl Run<'_> {
         if op.is_nonalloc() {
             return false;
         }
-        let home = self.home(op.vreg());
+        let home = self.home(op.vreg(), i);
         let c = op.class().index();
         let (_, late) = span(ops, k);
         let meets = match (op.constraint(), home) {
@@ -480,7 +594,7 @@ impl Run<'_> {
             .chain(params.iter().map(|p| p.index()))
             .map(|v| g.find(v))
             .filter(|&r| {
-                matches!(self.homes.loc[r], Allocation::Reg(p)
+                matches!(self.homes.at(r, i), Allocation::Reg(p)
                     if p.class().index() == c && wanted >> p.hw() & 1 == 1)
             })
             .min_by(|&a, &b| {
@@ -515,13 +629,14 @@ impl Run<'_> {
         let b = f.block_of(i);
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             let mut holding = busy;
+            let first = f.block_insts(s).first();
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                for v in [a, p] {
-                    if let Allocation::Reg(r) = self.home(v) {
+                for a in [self.home(a, i), self.home(p, first)] {
+                    if let Allocation::Reg(r) = a {
                         holding[r.class().index()] |= 1 << r.hw();
                     }
                 }
-                let (from, to) = (self.home(a), self.home(p));
+                let (from, to) = (self.home(a, i), self.home(p, first));
                 if from != to {
                     self.set.push(ParallelMove {
                         from,
@@ -530,9 +645,32 @@ impl Run<'_> {
                     });
                 }
             }
+            // Split groups carried along the edge, in their slot at one end
+            // and their register at the other.
+            if let Some(members) = &self.homes.members {
+                let live_in = facts.live_in(s);
+                for &z in &self.homes.split {
+                    if !members.of(z).any(|v| super::facts::has(live_in, v)) {
+                        continue;
+                    }
+                    let (from, to) = (self.homes.at(z, i), self.homes.at(z, first));
+                    for a in [from, to] {
+                        if let Allocation::Reg(r) = a {
+                            holding[r.class().index()] |= 1 << r.hw();
+                        }
+                    }
+                    if from != to {
+                        self.set.push(ParallelMove {
+                            from,
+                            to,
+                            class: RegClass::from_index(self.g.class[z] as usize),
+                        });
+                    }
+                }
+            }
             if effective_preds(f, s) == 1 {
                 for v in members(facts.live_in(s)) {
-                    if let Allocation::Reg(r) = self.homes.loc[self.g.find(v)] {
+                    if let Allocation::Reg(r) = self.homes.at(self.g.find(v), first) {
                         holding[r.class().index()] |= 1 << r.hw();
                     }
                 }
@@ -544,7 +682,6 @@ impl Run<'_> {
                         .filter(|(v, _)| super::facts::has(live_in, v.index()))
                         .map(|s| s.1),
                 );
-                let first = f.block_insts(s).first();
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, holding);
             } else {
                 if !stores.is_empty() {

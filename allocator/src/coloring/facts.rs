@@ -77,6 +77,10 @@ impl Facts {
         }
     }
 
+    pub fn live_out(&self, b: Block) -> &[u64] {
+        &self.live_out[b.index() * self.words..(b.index() + 1) * self.words]
+    }
+
     pub fn live_in(&self, b: Block) -> &[u64] {
         &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]
     }

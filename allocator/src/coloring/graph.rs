@@ -45,6 +45,13 @@ pub struct Graph {
     pub class: Vec<u8>,
     /// Copies that coalescing removed.
     pub coalesced: u64,
+    /// The allocatable registers of each class.
+    pub alloc: [u64; 3],
+    /// `(vreg, inst, registers)`: the registers the vreg may not be in at
+    /// that instruction (clobbers, other values' `fixed` operands), the
+    /// points its mask was narrowed at; sorted by vreg, then instruction. Passive splitting reads
+    /// them to let a group use such a register away from those points.
+    pub excluded: Vec<(u32, u32, u64)>,
 }
 
 impl Graph {
@@ -65,6 +72,23 @@ impl Graph {
             k = next;
         }
         root
+    }
+
+    /// The points where vreg `v` may not be in some registers.
+    pub fn excluded(&self, v: usize) -> &[(u32, u32, u64)] {
+        let v = v as u32;
+        let from = self.excluded.partition_point(|e| e.0 < v);
+        let to = self.excluded.partition_point(|e| e.0 <= v);
+        &self.excluded[from..to]
+    }
+
+    /// Narrows vreg `v`'s mask by `regs` at instruction `i`.
+    fn exclude(&mut self, v: usize, i: Inst, regs: u64) {
+        let regs = regs & self.alloc[self.class[v] as usize];
+        if regs != 0 {
+            self.mask[v] &= !regs;
+            self.excluded.push((v as u32, i.index() as u32, regs));
+        }
     }
 
     pub fn row(&self, g: usize) -> &[u64] {
@@ -151,14 +175,19 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
         hint: vec![None; n],
         class,
         coalesced: 0,
+        alloc,
+        excluded: Vec::new(),
     };
     let mut live: Row = Vec::with_capacity(words);
     let mut present: Row = vec![0; words];
     for b in f.blocks() {
         let freq = facts.freq[b.index()];
+        let from = g.excluded.len();
         facts.walk(f, b, &mut live, |i, live| {
             inst(f, &mut g, i, live, freq, &mut present);
         });
+        // The walk goes backwards: the block's points, first to last.
+        g.excluded[from..].reverse();
         // Parameters are defined at the top of the block, all at once.
         let params = f.block_params(b);
         for (k, p) in params.iter().enumerate() {
@@ -186,6 +215,20 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
             }
         }
     }
+    // By vreg, each vreg's points in order (a stable bucket sort).
+    let mut at = vec![0usize; n + 1];
+    for e in &g.excluded {
+        at[e.0 as usize + 1] += 1;
+    }
+    for v in 0..n {
+        at[v + 1] += at[v];
+    }
+    let mut sorted = vec![(0, 0, 0); g.excluded.len()];
+    for &e in &g.excluded {
+        sorted[at[e.0 as usize]] = e;
+        at[e.0 as usize] += 1;
+    }
+    g.excluded = sorted;
     // Aggressive coalescing, most frequent copies first.
     let mut copies: Vec<(f64, VReg, VReg)> = Vec::new();
     for b in f.blocks() {
@@ -223,7 +266,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
         g.area[v] += freq;
         // Live after the instruction: across its clobbers (defs of `i`
         // included, which may not be written to a clobbered register).
-        g.mask[v] &= !clobbered[g.class[v] as usize];
+        g.exclude(v, i, clobbered[g.class[v] as usize]);
     }
     for (k, op) in ops.iter().enumerate() {
         if op.is_nonalloc() {
@@ -233,7 +276,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
         let c = g.class[v] as usize;
         if op.is_def() {
             g.cost[v] += freq;
-            g.mask[v] &= !clobbered[c];
+            g.exclude(v, i, clobbered[c]);
             for w in members(live) {
                 g.add_edge(v, w);
             }
@@ -254,7 +297,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
                 // Read at the late point, or held there for its reusing
                 // def: out of clobbered registers, and apart from the
                 // instruction's other defs.
-                g.mask[v] &= !clobbered[c];
+                g.exclude(v, i, clobbered[c]);
                 for (j, other) in ops.iter().enumerate() {
                     if other.is_def() && Some(j) != reuser {
                         g.add_edge(v, other.vreg().index());
@@ -272,7 +315,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             present_at(f, i, live, early, late, present);
             for w in members(present) {
                 if w != v && g.class[w] as usize == c {
-                    g.mask[w] &= !(1 << r.hw());
+                    g.exclude(w, i, 1 << r.hw());
                 }
             }
         }

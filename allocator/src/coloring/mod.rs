@@ -9,13 +9,17 @@
 //! - [`facts`]: liveness rows, block frequencies → `Facts`;
 //! - [`graph`]: groups, masks, cost, area, interference, coalescing →
 //!   `Graph`;
-//! - [`select`]: simplify and select → a `Home` per group;
+//! - [`points`]: presence intervals, references, spill costs → `Points`;
+//! - [`select`]: simplify and select, asking [`split`] (passive live-range
+//!   splitting) for a group left without a register → a `Home` per group
+//!   and the holes where split groups are in their slots;
 //! - [`assign`]: spill slots (`Homes`), then every operand's location and
 //!   every move → `Output`, or the groups to spill in the next round;
 //! - [`crate::redundant`]: moves that copy what is already there are
 //!   dropped, reloads a register can serve read it → `Output`.
 //!
-//! A group lives in one place for its whole life. An operand whose
+//! A group lives in one place for its whole life, but in its slot within
+//! the holes passive splitting gave it. An operand whose
 //! constraint its group's home does not meet (a `fixed` register, a
 //! `limit`, `stack`, a register for a spilled group) gets a location of its
 //! own at its instruction, with a copy before or after: spilling a group is
@@ -25,7 +29,9 @@
 mod assign;
 mod facts;
 mod graph;
+mod points;
 mod select;
+mod split;
 
 use crate::interface::{AllocError, Allocator, Counters};
 use crate::ir::function::Function;
@@ -34,6 +40,11 @@ use crate::ir::output::Output;
 
 /// See the module documentation.
 pub struct Coloring;
+
+/// The same allocator with passive splitting switched off: a group that
+/// finds no register is spilled everywhere. For measuring what splitting
+/// pays.
+pub struct ColoringWithoutSplitting;
 
 /// What one allocation did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,6 +57,10 @@ pub struct ColoringStats {
     pub groups: u64,
     /// Groups that live on the stack.
     pub spilled: u64,
+    /// Groups that step aside, in part of their life, for another (passive
+    /// splitting), and the splits made.
+    pub split: u64,
+    pub splits: u64,
     /// Moves dropped, and reloads turned into register moves, by redundant
     /// move elimination.
     pub redundant_moves_removed: u64,
@@ -58,25 +73,46 @@ impl Coloring {
         f: &Function,
         env: &MachineEnv,
     ) -> Result<(Output, ColoringStats), AllocError> {
+        Coloring::run_with_options(f, env, true)
+    }
+
+    /// Allocates, with passive splitting or without.
+    pub fn run_with_options(
+        f: &Function,
+        env: &MachineEnv,
+        passive_splitting: bool,
+    ) -> Result<(Output, ColoringStats), AllocError> {
         let facts = facts::Facts::new(f);
         let g = graph::build(f, env, &facts);
+        let points = passive_splitting.then(|| points::Points::new(f, &facts));
         let mut forced = vec![false; g.n];
         let mut stats = ColoringStats {
             coalesced: g.coalesced,
             groups: (0..g.n).filter(|&v| g.find(v) == v).count() as u64,
             ..ColoringStats::default()
         };
+        let mut splitter = points
+            .as_ref()
+            .map(|p| split::Splitter::new(f, &g, p, &facts));
         // Every round spills at least one more group, so there are at most
         // as many rounds as groups.
         for _ in 0..=g.n {
             stats.rounds += 1;
-            let home = select::color(&g, &forced);
-            let homes = assign::Homes::new(&g, &home);
+            if let Some(s) = splitter.as_mut() {
+                s.reset();
+            }
+            let home = select::color(&g, &forced, splitter.as_mut());
+            let (holes, splits) = splitter
+                .as_ref()
+                .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
+            let homes = assign::Homes::new(f, &g, &home, holes);
             match assign::assign(f, env, &facts, &g, &homes)? {
                 assign::Assigned::Done(mut out) => {
                     stats.spilled = (0..g.n)
                         .filter(|&v| g.find(v) == v && home[v] == select::Home::Stack)
                         .count() as u64;
+                    stats.split = homes.split_groups() as u64;
+                    stats.splits = splits;
                     let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
                     stats.redundant_moves_removed = removed.dropped as u64;
                     stats.reloads_from_registers = removed.reloads_from_registers as u64;
@@ -117,9 +153,21 @@ impl Allocator for Coloring {
                 ("groups", s.groups),
                 ("coalesced", s.coalesced),
                 ("spilled", s.spilled),
+                ("split", s.split),
+                ("splits", s.splits),
                 ("redundant_moves_removed", s.redundant_moves_removed),
                 ("reloads_from_registers", s.reloads_from_registers),
             ],
         ))
+    }
+}
+
+impl Allocator for ColoringWithoutSplitting {
+    fn name(&self) -> &'static str {
+        "coloring_nosplit"
+    }
+
+    fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        Coloring::run_with_options(f, env, false).map(|r| r.0)
     }
 }

@@ -6,6 +6,7 @@
 //! left without one is an actual spill and lives in a stack slot.
 
 use super::graph::Graph;
+use super::split::Splitter;
 
 /// C2's `RegisterCostAreaRatio` scaled by 1/65536.
 const AREA_RATIO: f64 = 16000.0 / 65536.0;
@@ -38,10 +39,22 @@ pub enum Home {
     Stack,
 }
 
+impl Home {
+    /// The register, if any.
+    pub fn reg(self) -> Option<u8> {
+        match self {
+            Home::Reg(h) => Some(h),
+            Home::Stack => None,
+        }
+    }
+}
+
 /// Colours every group of `g`; `forced[r]` groups live on the stack without
-/// trying (spilled by an earlier round). Returns the home of each
-/// representative (others: `Stack`, unused).
-pub fn color(g: &Graph, forced: &[bool]) -> Vec<Home> {
+/// trying (spilled by an earlier round). A group that finds no register
+/// asks `splitter`, if given, whether the holders of one can step aside for
+/// it (passive splitting). Returns the home of each representative (others:
+/// `Stack`, unused).
+pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) -> Vec<Home> {
     let n = g.n;
     let reps: Vec<usize> = (0..n).filter(|&v| g.find(v) == v).collect();
     let mut degree = vec![0u32; n];
@@ -114,8 +127,26 @@ pub fn color(g: &Graph, forced: &[bool]) -> Vec<Home> {
         home[r] = match g.hint[r] {
             Some(h) if free >> h & 1 == 1 => Home::Reg(h),
             _ if free != 0 => Home::Reg(free.trailing_zeros() as u8),
-            _ => Home::Stack,
+            _ => match splitter
+                .as_deref_mut()
+                .and_then(|s| s.split_around(r, |z| home[z].reg()))
+            {
+                Some(h) => Home::Reg(h),
+                None => Home::Stack,
+            },
         };
+    }
+    // Groups no register suits for their whole life (live across clobbers
+    // of every register, say) were left out; with splitting, one may still
+    // hold a register away from the points that rule it out.
+    if let Some(s) = splitter {
+        for &r in &reps {
+            if !forced[r] && g.mask[r] == 0 {
+                if let Some(h) = s.split_around(r, |z| home[z].reg()) {
+                    home[r] = Home::Reg(h);
+                }
+            }
+        }
     }
     home
 }
@@ -148,11 +179,11 @@ end
         let facts = super::super::facts::Facts::new(&case.func);
         let g = super::super::graph::build(&case.func, &case.machine, &facts);
         assert!(g.interferes(0, 1) && g.interferes(0, 2) && g.interferes(1, 2));
-        let home = color(&g, &[false; 3]);
+        let home = color(&g, &[false; 3], None);
         assert_eq!(home[0], Home::Stack);
         assert!(matches!((home[1], home[2]), (Home::Reg(a), Home::Reg(b)) if a != b));
         // Forced to the stack, a group stays there and frees its register.
-        let home = color(&g, &[false, true, false]);
+        let home = color(&g, &[false, true, false], None);
         assert_eq!(home[1], Home::Stack);
         assert!(matches!((home[0], home[2]), (Home::Reg(a), Home::Reg(b)) if a != b));
     }

@@ -1,0 +1,164 @@
+//! Where each vreg is, instruction by instruction: the instructions it is
+//! present at (one interval per block), the instructions that refer to it,
+//! and what spilling it everywhere would cost. Passive splitting
+//! ([`super::split`]) reads these to decide whether a live range can step
+//! aside for another.
+//!
+//! In SSA a vreg's presence within one block is one interval: from the top
+//! of the block (live in, or a parameter) or its def, to the end (live out,
+//! or a branch argument) or its last use. So the intervals come from the
+//! references and the live-in and live-out rows, with no per-instruction
+//! walk over everything live.
+//!
+//! Edge moves count as presence and reference: a parameter of a join is
+//! written before each predecessor's branch, a parameter of a block with one
+//! predecessor at its top, and a branch argument is read at its branch;
+//! what a branch into a join reads is present at the top of the join too,
+//! since that edge's moves run before the branch.
+
+use super::facts::{members, Facts};
+use crate::analysis::cfg::effective_preds;
+use crate::ir::function::Function;
+use crate::ir::operand::OperandConstraint;
+
+/// Spill weights of RegAllocScore: a reload, a store.
+pub const RELOAD: f64 = 4.0;
+pub const STORE: f64 = 1.0;
+
+/// Presence intervals, references and spill costs per vreg.
+pub struct Points {
+    /// `(vreg, first, last)` instruction intervals, sorted.
+    spans: Vec<(u32, u32, u32)>,
+    span_of: Vec<u32>,
+    /// `(vreg, inst)` references, sorted.
+    refs: Vec<(u32, u32)>,
+    ref_of: Vec<u32>,
+    /// Defined by a branch: its def moves home on the edge, so it never
+    /// steps aside.
+    pub pinned: Vec<bool>,
+    /// The cost of spilling the vreg everywhere: a store after each def and
+    /// a reload before each use that needs a register, times the block
+    /// frequency.
+    pub spill_cost: Vec<f64>,
+}
+
+impl Points {
+    pub fn new(f: &Function, facts: &Facts) -> Points {
+        let n = f.num_vregs();
+        const NONE: u32 = u32::MAX;
+        let mut lo = vec![NONE; n];
+        let mut hi = vec![0u32; n];
+        let mut touched: Vec<usize> = Vec::new();
+        let mut spans = Vec::new();
+        let mut refs = Vec::new();
+        let mut pinned = vec![false; n];
+        let mut spill_cost = vec![0.0; n];
+        let touch = |v: usize, i: u32, lo: &mut [u32], hi: &mut [u32], touched: &mut Vec<usize>| {
+            if lo[v] == NONE {
+                touched.push(v);
+                lo[v] = i;
+                hi[v] = i;
+            } else {
+                lo[v] = lo[v].min(i);
+                hi[v] = hi[v].max(i);
+            }
+        };
+        for b in f.blocks() {
+            let insts = f.block_insts(b);
+            let (first, last) = (insts.first().index() as u32, insts.last().index() as u32);
+            let freq = facts.freq[b.index()];
+            for v in members(facts.live_in(b)) {
+                touch(v, first, &mut lo, &mut hi, &mut touched);
+            }
+            for p in f.block_params(b) {
+                touch(p.index(), first, &mut lo, &mut hi, &mut touched);
+                if effective_preds(f, b) == 1 {
+                    refs.push((p.index() as u32, first));
+                } else {
+                    for &q in f.block_preds(b) {
+                        let br = f.block_insts(q).last().index() as u32;
+                        refs.push((p.index() as u32, br));
+                        spans.push((p.index() as u32, br, br));
+                    }
+                }
+            }
+            for i in insts.iter() {
+                for op in f.inst_operands(i).iter().filter(|o| !o.is_nonalloc()) {
+                    let v = op.vreg().index();
+                    touch(v, i.index() as u32, &mut lo, &mut hi, &mut touched);
+                    refs.push((v as u32, i.index() as u32));
+                    pinned[v] |= op.is_def() && f.is_branch(i);
+                    let needs_reg = !matches!(
+                        op.constraint(),
+                        OperandConstraint::Any | OperandConstraint::Stack
+                    );
+                    if needs_reg {
+                        spill_cost[v] += freq * if op.is_use() { RELOAD } else { STORE };
+                    }
+                }
+            }
+            for v in members(facts.live_out(b)) {
+                touch(v, last, &mut lo, &mut hi, &mut touched);
+            }
+            for t in 0..f.block_succs(b).len() {
+                for a in f.branch_args(b, t) {
+                    touch(a.index(), last, &mut lo, &mut hi, &mut touched);
+                    refs.push((a.index() as u32, last));
+                }
+            }
+            // The edge moves into a join run before the branch, after its
+            // reads: what the branch reads keeps its place through them, as
+            // if present at the top of the join.
+            let succs = f.block_succs(b);
+            if succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
+                let top = f.block_insts(succs[0]).first().index() as u32;
+                for op in f.inst_operands(insts.last()).iter() {
+                    if op.is_use() && !op.is_nonalloc() {
+                        spans.push((op.vreg().index() as u32, top, top));
+                    }
+                }
+            }
+            for v in touched.drain(..) {
+                spans.push((v as u32, lo[v], hi[v]));
+                lo[v] = NONE;
+            }
+        }
+        spans.sort_unstable();
+        refs.sort_unstable();
+        refs.dedup();
+        Points {
+            span_of: offsets(n, spans.iter().map(|s| s.0)),
+            spans,
+            ref_of: offsets(n, refs.iter().map(|r| r.0)),
+            refs,
+            pinned,
+            spill_cost,
+        }
+    }
+
+    /// The instruction intervals `v` is present at, sorted (they may touch
+    /// or overlap).
+    pub fn spans(&self, v: usize) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let r = self.span_of[v] as usize..self.span_of[v + 1] as usize;
+        self.spans[r].iter().map(|s| (s.1, s.2))
+    }
+
+    /// The instructions that refer to `v`, sorted.
+    pub fn refs(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
+        let r = self.ref_of[v] as usize..self.ref_of[v + 1] as usize;
+        self.refs[r].iter().map(|r| r.1)
+    }
+}
+
+/// Where each vreg's entries start in a list sorted by vreg (`n + 1`
+/// offsets).
+fn offsets(n: usize, keys: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut of = vec![0u32; n + 1];
+    for k in keys {
+        of[k as usize + 1] += 1;
+    }
+    for v in 0..n {
+        of[v + 1] += of[v];
+    }
+    of
+}

@@ -1,0 +1,501 @@
+//! Passive live-range splitting (Cooper and Simpson, seed 003): when select
+//! finds no register for a group `r`, the neighbours holding some register
+//! `h` may step aside for it, each moving to its spill slot wherever `r` is
+//! present (its **hole**) and back to `h` after, so that `r` takes `h`
+//! instead of being spilled. This is chosen when every neighbour holding `h`
+//! can step aside and the stores and reloads at the holes' edges cost less
+//! than spilling `r` everywhere.
+//!
+//! A neighbour `z` can step aside for `r` when `r` is *contained* in it:
+//! `z` is not referred to anywhere `r` is present (no operand, no edge move
+//! reading or writing it there), so that between the edges of the hole `z`
+//! is only carried, never used. This containment relation is read from the
+//! presence intervals and references of [`Points`], gathered with the
+//! interference graph, and asked only for the neighbours of a group that
+//! would spill.
+//!
+//! The renaming a split needs is the hole itself: `z` is one value in two
+//! places, its register outside the hole and its slot inside (SSA never
+//! writes it again, so the slot stays good once stored). Where the two
+//! names meet, a copy goes in: within a block before the first instruction
+//! of the hole (a store) and before the first after it (a reload); on a CFG
+//! edge wherever `z` is in the hole at one end and not at the other.
+//!
+//! Seed 003's two-address pitfall (a splitter and its splittee live at the
+//! same time: the splittee stored only at the *write* of a
+//! read-modify-write operand, while the splitter was already live at the
+//! read) cannot arise: a hole covers every instruction where any vreg of the
+//! splitter's group is present, its reused inputs' reads included, since
+//! presence comes from liveness and references, not from where values are
+//! written.
+
+use super::facts::Facts;
+use super::graph::Graph;
+use super::points::{Points, RELOAD, STORE};
+use crate::analysis::cfg::effective_preds;
+use crate::ir::function::Function;
+use crate::ir::index::Inst;
+
+/// Sorted, merged instruction intervals (inclusive).
+pub type Intervals = Vec<(u32, u32)>;
+
+/// A register out of a group's mask, and where the group would be in its
+/// slot to hold it anyway, with what that costs alone (`None`: it cannot).
+type Exclusion = (u8, Option<(Intervals, f64)>);
+
+/// Whether instruction `i` lies in one of `iv`.
+pub fn inside(iv: &[(u32, u32)], i: u32) -> bool {
+    let k = iv.partition_point(|s| s.1 < i);
+    k < iv.len() && iv[k].0 <= i
+}
+
+/// Sorts and merges `iv` (touching intervals join).
+fn merge(iv: &mut Intervals) {
+    iv.sort_unstable();
+    let mut out: Intervals = Vec::with_capacity(iv.len());
+    for &(s, e) in iv.iter() {
+        match out.last_mut() {
+            Some(last) if s <= last.1.saturating_add(1) => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    *iv = out;
+}
+
+/// The members of each group, as ranges into one list.
+pub struct Members {
+    of: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Members {
+    pub fn new(g: &Graph) -> Members {
+        let mut of = vec![0u32; g.n + 1];
+        for v in 0..g.n {
+            of[g.find(v) + 1] += 1;
+        }
+        for v in 0..g.n {
+            of[v + 1] += of[v];
+        }
+        let mut next = of.clone();
+        let mut list = vec![0u32; g.n];
+        for v in 0..g.n {
+            let r = g.find(v);
+            list[next[r] as usize] = v as u32;
+            next[r] += 1;
+        }
+        Members { of, list }
+    }
+
+    /// The vregs of representative `r`.
+    pub fn of(&self, r: usize) -> impl Iterator<Item = usize> + '_ {
+        self.list[self.of[r] as usize..self.of[r + 1] as usize]
+            .iter()
+            .map(|&v| v as usize)
+    }
+}
+
+/// Select's helper for passive splitting; ends as the holes it chose.
+pub struct Splitter<'a> {
+    f: &'a Function,
+    g: &'a Graph,
+    points: &'a Points,
+    facts: &'a Facts,
+    members: Members,
+    /// Per representative: where it lives in its slot instead of its
+    /// register (empty: nowhere).
+    pub holes: Vec<Intervals>,
+    /// Splits made (a group stepping aside for another counts once).
+    pub splits: u64,
+    /// Each group's region, once asked for.
+    regions: Vec<Option<std::rc::Rc<Intervals>>>,
+    /// Each group's [`Splitter::exclusions`], once asked for.
+    exclusions: Vec<Option<std::rc::Rc<[Exclusion]>>>,
+}
+
+impl<'a> Splitter<'a> {
+    pub fn new(f: &'a Function, g: &'a Graph, points: &'a Points, facts: &'a Facts) -> Self {
+        Splitter {
+            f,
+            g,
+            points,
+            facts,
+            members: Members::new(g),
+            holes: vec![Vec::new(); g.n],
+            splits: 0,
+            regions: vec![None; g.n],
+            exclusions: vec![None; g.n],
+        }
+    }
+
+    /// Where group `r` is present (computed once).
+    fn presence(&mut self, r: usize) -> std::rc::Rc<Intervals> {
+        if let Some(iv) = &self.regions[r] {
+            return iv.clone();
+        }
+        let iv = std::rc::Rc::new(self.region(r));
+        self.regions[r] = Some(iv.clone());
+        iv
+    }
+
+    /// Where group `r` is present.
+    pub fn region(&self, r: usize) -> Intervals {
+        let mut iv: Intervals = self
+            .members
+            .of(r)
+            .flat_map(|v| self.points.spans(v))
+            .collect();
+        merge(&mut iv);
+        self.close_over_joins(iv)
+    }
+
+    /// For each register out of group `r`'s mask: the points that took it
+    /// out (a clobber `r` lives across, another value's `fixed` operand),
+    /// where `r` would be in its slot to hold the register elsewhere, and
+    /// what that costs with no other hole, or `None` when `r` is referred to
+    /// at one of them (computed once).
+    fn exclusions(&mut self, r: usize) -> std::rc::Rc<[Exclusion]> {
+        if let Some(x) = &self.exclusions[r] {
+            return x.clone();
+        }
+        let mut out_of_mask = 0u64;
+        for v in self.members.of(r) {
+            for e in self.g.excluded(v) {
+                out_of_mask |= e.2;
+            }
+        }
+        let mut list = Vec::new();
+        while out_of_mask != 0 {
+            let h = out_of_mask.trailing_zeros() as u8;
+            out_of_mask &= out_of_mask - 1;
+            let mut at = Intervals::new();
+            for v in self.members.of(r) {
+                let pts: Intervals = self
+                    .g
+                    .excluded(v)
+                    .iter()
+                    .filter(|e| e.2 >> h & 1 == 1)
+                    .map(|e| (e.1, e.1))
+                    .collect();
+                at = union(&at, &pts);
+            }
+            let at = self.close_over_joins(at);
+            if self.contains(r, &at) {
+                let hole = std::mem::take(&mut self.holes[r]);
+                let (alone, _) = self.grow(r, &at);
+                self.holes[r] = hole;
+                list.push((h, Some((at, alone))));
+            } else {
+                list.push((h, None));
+            }
+        }
+        let x: std::rc::Rc<[Exclusion]> = list.into();
+        self.exclusions[r] = Some(x.clone());
+        x
+    }
+
+    /// A new round: no holes, no splits (what is known of the groups
+    /// stays).
+    pub fn reset(&mut self) {
+        for h in &mut self.holes {
+            h.clear();
+        }
+        self.splits = 0;
+    }
+
+    /// `iv` with the top of each join whose predecessor's branch it holds:
+    /// the copies on an edge into a join run before the branch, so a group
+    /// leaving its hole there would be reloaded before the branch, into a
+    /// register the branch or its operands may still need.
+    fn close_over_joins(&self, iv: Intervals) -> Intervals {
+        let f = self.f;
+        let mut tops: Intervals = Vec::new();
+        for &(s, e) in &iv {
+            let (b0, b1) = (
+                f.block_of(Inst::new(s as usize)).index(),
+                f.block_of(Inst::new(e as usize)).index(),
+            );
+            for b in (b0..=b1).map(crate::ir::index::Block::new) {
+                let succs = f.block_succs(b);
+                let last = f.block_insts(b).last().index() as u32;
+                if last <= e && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
+                    let top = f.block_insts(succs[0]).first().index() as u32;
+                    tops.push((top, top));
+                }
+            }
+        }
+        if tops.is_empty() {
+            return iv;
+        }
+        merge(&mut tops);
+        union(&iv, &tops)
+    }
+
+    /// Whether group `z` can step aside for a group present at `region`:
+    /// nothing in it is referred to there, and no branch defines it.
+    pub fn contains(&self, z: usize, region: &[(u32, u32)]) -> bool {
+        self.members
+            .of(z)
+            .all(|v| !self.points.pinned[v] && self.points.refs(v).all(|i| !inside(region, i)))
+    }
+
+    /// The weighted stores and reloads group `z` needs with `hole` at the
+    /// places touching `window`: a store where it enters the hole, a reload
+    /// where it leaves, within blocks and on edges, times the frequency of
+    /// where the copy runs. Places away from `window` are not looked at, so
+    /// growing a hole by `window` costs the difference of two calls.
+    pub fn cost_near(&mut self, z: usize, hole: &[(u32, u32)], window: &[(u32, u32)]) -> f64 {
+        if hole.is_empty() {
+            return 0.0;
+        }
+        let f = self.f;
+        let present = self.presence(z);
+        let weight = |into_hole: bool| if into_hole { STORE } else { RELOAD };
+        let mut cost = 0.0;
+        for &(s, e) in window {
+            // Within blocks: the hole's ends from `s` to `e + 1`, where `z`
+            // is present on both sides.
+            let from = hole.partition_point(|h| h.1 + 1 < s);
+            for &(hs, he) in hole[from..].iter().take_while(|h| h.0 <= e + 1) {
+                for (i, into) in [(hs, true), (he + 1, false)] {
+                    if i < s.max(1) || i > e + 1 || i as usize >= f.num_insts() {
+                        continue;
+                    }
+                    let b = f.block_of(Inst::new(i as usize));
+                    if f.block_insts(b).first().index() as u32 != i
+                        && inside(&present, i - 1)
+                        && inside(&present, i)
+                    {
+                        cost += weight(into) * self.facts.freq[b.index()];
+                    }
+                }
+            }
+            // On edges: into each block whose top is in the window, and out
+            // of each whose branch is (unless counted at the other end).
+            let (b0, b1) = (
+                f.block_of(Inst::new(s as usize)).index(),
+                f.block_of(Inst::new(e as usize)).index(),
+            );
+            for b in (b0..=b1).map(crate::ir::index::Block::new) {
+                let insts = f.block_insts(b);
+                let (top, last) = (insts.first().index() as u32, insts.last().index() as u32);
+                if top >= s {
+                    for &q in f.block_preds(b) {
+                        cost += self.edge_cost(q, b, &present, hole);
+                    }
+                }
+                if last <= e {
+                    for &t in f.block_succs(b) {
+                        let t_top = f.block_insts(t).first().index() as u32;
+                        if !inside(window, t_top) {
+                            cost += self.edge_cost(b, t, &present, hole);
+                        }
+                    }
+                }
+            }
+        }
+        cost
+    }
+
+    /// The copy group `z` needs on the edge `q -> b` with `hole`.
+    fn edge_cost(
+        &self,
+        q: crate::ir::index::Block,
+        b: crate::ir::index::Block,
+        present: &[(u32, u32)],
+        hole: &[(u32, u32)],
+    ) -> f64 {
+        let f = self.f;
+        let br = f.block_insts(q).last().index() as u32;
+        let top = f.block_insts(b).first().index() as u32;
+        if !inside(present, br) || !inside(present, top) {
+            return 0.0;
+        }
+        let into = inside(hole, top);
+        if inside(hole, br) == into {
+            return 0.0;
+        }
+        let at = if effective_preds(f, b) == 1 { b } else { q };
+        (if into { STORE } else { RELOAD }) * self.facts.freq[at.index()]
+    }
+
+    /// What growing group `z`'s hole by `add` costs, and the grown hole.
+    /// Only where `z` is present can a copy be needed, so the places looked
+    /// at are those touching `add` there.
+    fn grow(&mut self, z: usize, add: &[(u32, u32)]) -> (f64, Intervals) {
+        let old = std::mem::take(&mut self.holes[z]);
+        let new = union(&old, add);
+        let window = intersect(add, &self.presence(z));
+        let before = if old.is_empty() {
+            0.0
+        } else {
+            self.cost_near(z, &old, &window)
+        };
+        let c = self.cost_near(z, &new, &window) - before;
+        self.holes[z] = old;
+        (c, new)
+    }
+
+    /// For group `r`, which found no register: the register `h` for which
+    /// `r` and the neighbours holding `h` can keep out of each other's way
+    /// at the lowest cost, if that is below the cost of spilling `r`. Each
+    /// such neighbour `z` either steps aside for `r` (`z` is not referred
+    /// to where `r` is present: `z`'s hole grows by `r`'s region) or `r`
+    /// steps aside for it (the other way round), whichever costs less.
+    pub fn split_around(&mut self, r: usize, colour: impl Fn(usize) -> Option<u8>) -> Option<u8> {
+        let region = self.presence(r);
+        if region.is_empty() {
+            return None;
+        }
+        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        let mask = self.g.alloc[self.g.class[r] as usize];
+        let mut cost = [0.0f64; 64];
+        let mut blocked = 0u64;
+        // (neighbour, its register, which steps aside, the grown hole).
+        let mut plan: Vec<(usize, u8, Side, Intervals)> = Vec::new();
+        // A register out of `r`'s mask: `r` may still hold it away from the
+        // points that took it out (a clobber it lives across, another
+        // value's `fixed` operand), in its slot at those points.
+        for (h, at) in self.exclusions(r).iter() {
+            let Some((at, alone)) = at else {
+                blocked |= 1 << h;
+                continue;
+            };
+            let c = if self.holes[r].is_empty() {
+                *alone
+            } else {
+                self.grow(r, at).0
+            };
+            cost[*h as usize] += c;
+            plan.push((r, *h, Side::Itself, at.clone()));
+        }
+        for z in self.g.neighbours(r) {
+            if blocked & mask == mask {
+                return None;
+            }
+            let Some(h) = colour(z) else { continue };
+            if blocked >> h & 1 == 1 || mask >> h & 1 == 0 {
+                continue;
+            }
+            let mut best: Option<(f64, Side, Intervals)> = None;
+            if self.contains(z, &region) {
+                let (c, hole) = self.grow(z, &region);
+                best = Some((c, Side::Neighbour, hole));
+            }
+            let zone = self.presence(z);
+            if self.contains(r, &zone) {
+                let (c, _) = self.grow(r, &zone);
+                if best.as_ref().is_none_or(|b| c < b.0) {
+                    best = Some((c, Side::Itself, zone.to_vec()));
+                }
+            }
+            match best {
+                Some((c, side, hole)) => {
+                    cost[h as usize] += c;
+                    plan.push((z, h, side, hole));
+                }
+                None => blocked |= 1 << h,
+            }
+        }
+        let best = (0..64u8)
+            .filter(|&h| mask >> h & 1 == 1 && blocked >> h & 1 == 0)
+            .min_by(|&a, &b| cost[a as usize].total_cmp(&cost[b as usize]))?;
+        if cost[best as usize] >= spill {
+            return None;
+        }
+        for (z, h, side, hole) in plan {
+            if h != best {
+                continue;
+            }
+            match side {
+                Side::Neighbour => self.holes[z] = hole,
+                Side::Itself => self.holes[r] = union(&self.holes[r], &hole),
+            }
+            self.splits += 1;
+        }
+        Some(best)
+    }
+}
+
+/// Which of two groups steps aside for the other.
+#[derive(Clone, Copy)]
+enum Side {
+    /// The neighbour moves to its slot where the group being coloured is.
+    Neighbour,
+    /// The group being coloured moves to its slot where the neighbour is.
+    Itself,
+}
+
+/// The intersection of two sorted, merged sets of intervals.
+fn intersect(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
+    let mut out = Intervals::new();
+    let (mut x, mut y) = (0, 0);
+    while x < a.len() && y < b.len() {
+        let (s, e) = (a[x].0.max(b[y].0), a[x].1.min(b[y].1));
+        if s <= e {
+            out.push((s, e));
+        }
+        if a[x].1 < b[y].1 {
+            x += 1;
+        } else {
+            y += 1;
+        }
+    }
+    out
+}
+
+/// The union of two sorted, merged sets of intervals, merged.
+fn union(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
+    let mut out: Intervals = Vec::with_capacity(a.len() + b.len());
+    let (mut x, mut y) = (0, 0);
+    while x < a.len() || y < b.len() {
+        let next = if y == b.len() || (x < a.len() && a[x] <= b[y]) {
+            x += 1;
+            a[x - 1]
+        } else {
+            y += 1;
+            b[y - 1]
+        };
+        match out.last_mut() {
+            Some(last) if next.0 <= last.1.saturating_add(1) => last.1 = last.1.max(next.1),
+            _ => out.push(next),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_merge_and_answer_membership() {
+        let mut iv = vec![(7, 9), (1, 2), (3, 4), (8, 12), (20, 20)];
+        merge(&mut iv);
+        assert_eq!(iv, vec![(1, 4), (7, 12), (20, 20)]);
+        for (i, want) in [
+            (0, false),
+            (1, true),
+            (4, true),
+            (5, false),
+            (12, true),
+            (13, false),
+            (20, true),
+            (21, false),
+        ] {
+            assert_eq!(inside(&iv, i), want, "{i}");
+        }
+        assert!(!inside(&[], 0));
+        assert_eq!(
+            union(&[(1, 2), (8, 9)], &[(3, 5), (10, 10), (20, 30)]),
+            vec![(1, 5), (8, 10), (20, 30)]
+        );
+        assert_eq!(union(&[], &[(4, 4)]), vec![(4, 4)]);
+        assert_eq!(union(&[(0, 9)], &[(2, 3)]), vec![(0, 9)]);
+        assert_eq!(
+            intersect(&[(0, 4), (6, 9), (12, 12)], &[(3, 7), (9, 20)]),
+            vec![(3, 4), (6, 7), (9, 9), (12, 12)]
+        );
+        assert_eq!(intersect(&[(0, 4)], &[]), vec![]);
+    }
+}
