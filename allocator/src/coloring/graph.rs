@@ -45,6 +45,8 @@ pub struct Graph {
     pub class: Vec<u8>,
     /// Copies that coalescing removed.
     pub coalesced: u64,
+    /// Copies the conservative tests kept (conservative coalescing only).
+    pub refused: u64,
     /// The allocatable registers of each class.
     pub alloc: [u64; 3],
     /// `(vreg, inst, registers)`: the registers the vreg may not be in at
@@ -131,8 +133,10 @@ impl Graph {
         self.hint[y] = self.hint[y].or(self.hint[x]);
     }
 
-    /// Coalesces `a` and `b` if they do not interfere and their masks meet.
-    fn try_coalesce(&mut self, a: VReg, b: VReg) {
+    /// Coalesces `a` and `b` if they do not interfere and their masks meet
+    /// and, conservatively, if Briggs' or George's test says the merged
+    /// group stays colourable.
+    fn try_coalesce(&mut self, a: VReg, b: VReg, how: Coalescing) {
         let (x, y) = (self.find_compress(a.index()), self.find_compress(b.index()));
         if x == y
             || self.class[x] != self.class[y]
@@ -141,15 +145,69 @@ impl Graph {
         {
             return;
         }
+        if how == Coalescing::Conservative
+            && !self.briggs(x, y)
+            && !self.george(x, y)
+            && !self.george(y, x)
+        {
+            self.refused += 1;
+            return;
+        }
         // The smaller index stays the representative, as in C2.
         let (from, into) = if x < y { (y, x) } else { (x, y) };
         self.union(from, into);
         self.coalesced += 1;
     }
+
+    /// George's test: merging `x` into `y` is safe when every neighbour of
+    /// `x` already interferes with `y` or has fewer neighbours than
+    /// registers in its mask.
+    fn george(&self, x: usize, y: usize) -> bool {
+        self.neighbours(x).all(|t| {
+            self.interferes(t, y) || (self.neighbours(t).count() as u32) < self.mask[t].count_ones()
+        })
+    }
+
+    /// Briggs' test: merging groups `x` and `y` cannot make the graph
+    /// harder to colour when fewer of the merged group's neighbours than it
+    /// has registers are of significant degree (at least as many
+    /// neighbours, after the merge, as registers in their own mask).
+    fn briggs(&self, x: usize, y: usize) -> bool {
+        let k = (self.mask[x] & self.mask[y]).count_ones();
+        let both: Row = self
+            .row(x)
+            .iter()
+            .zip(self.row(y))
+            .map(|(a, b)| a | b)
+            .collect();
+        let mut significant = 0;
+        for z in members(&both) {
+            if self.parent[z] as usize != z || z == x || z == y {
+                continue;
+            }
+            let mut degree = self.neighbours(z).count() as u32;
+            if self.interferes(z, x) && self.interferes(z, y) {
+                degree -= 1;
+            }
+            if degree >= self.mask[z].count_ones() {
+                significant += 1;
+            }
+        }
+        significant < k
+    }
 }
 
-/// Builds the graph of `f` and coalesces aggressively.
-pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
+/// How [`build`] coalesces copies: every one it can (the first round), or
+/// only those Briggs' or George's test allows (the rounds after a spill, so that a
+/// merge does not make a group uncolourable again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coalescing {
+    Aggressive,
+    Conservative,
+}
+
+/// Builds the graph of `f` and coalesces.
+pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> Graph {
     let n = f.num_vregs();
     let words = facts.words;
     let alloc = env.allocatable_set().class_masks();
@@ -175,6 +233,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
         hint: vec![None; n],
         class,
         coalesced: 0,
+        refused: 0,
         alloc,
         excluded: Vec::new(),
     };
@@ -249,7 +308,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
     }
     copies.sort_by(|x, y| y.0.total_cmp(&x.0));
     for (_, a, b) in copies {
-        g.try_coalesce(a, b);
+        g.try_coalesce(a, b, how);
     }
     g
 }
@@ -369,7 +428,7 @@ mod tests {
     fn graph(src: &str) -> Graph {
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let facts = Facts::new(&case.func);
-        build(&case.func, &case.machine, &facts)
+        build(&case.func, &case.machine, &facts, Coalescing::Aggressive)
     }
 
     const MACHINE: &str = "machine

@@ -49,14 +49,20 @@ pub struct ColoringWithoutSplitting;
 /// What one allocation did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ColoringStats {
-    /// Colouring rounds (1 when the first colouring fits every instruction).
+    /// Colouring rounds (1 when the first colouring fits every instruction;
+    /// the first on an aggressively coalesced graph, the others on a
+    /// conservatively coalesced one).
     pub rounds: u64,
-    /// Copies removed by coalescing.
+    /// Copies removed by coalescing, and (after a spill round, when the
+    /// graph is coalesced conservatively) copies Briggs' test kept.
     pub coalesced: u64,
+    pub refused: u64,
     /// Groups (live ranges after coalescing).
     pub groups: u64,
     /// Groups that live on the stack.
     pub spilled: u64,
+    /// Groups select pushed optimistically that found a register.
+    pub optimistic: u64,
     /// Groups that step aside, in part of their life, for another (passive
     /// splitting), and the splits made.
     pub split: u64,
@@ -83,51 +89,98 @@ impl Coloring {
         passive_splitting: bool,
     ) -> Result<(Output, ColoringStats), AllocError> {
         let facts = facts::Facts::new(f);
-        let g = graph::build(f, env, &facts);
         let points = passive_splitting.then(|| points::Points::new(f, &facts));
-        let mut forced = vec![false; g.n];
-        let mut stats = ColoringStats {
-            coalesced: g.coalesced,
-            groups: (0..g.n).filter(|&v| g.find(v) == v).count() as u64,
-            ..ColoringStats::default()
+        let mut stats = ColoringStats::default();
+        // The vregs spilled by earlier rounds: a group holding one lives on
+        // the stack. Every round spills at least one more, so there are at
+        // most as many rounds as vregs, over both graphs.
+        let mut forced = vec![false; f.num_vregs()];
+        let first = graph::build(f, env, &facts, graph::Coalescing::Aggressive);
+        let rounds = Rounds {
+            f,
+            env,
+            facts: &facts,
+            points: points.as_ref(),
         };
-        let mut splitter = points
-            .as_ref()
-            .map(|p| split::Splitter::new(f, &g, p, &facts));
-        // Every round spills at least one more group, so there are at most
-        // as many rounds as groups.
-        for _ in 0..=g.n {
+        if let Some(out) = rounds.run(&first, &mut forced, &mut stats, 1)? {
+            return Ok(out);
+        }
+        // A round spilled: the later rounds colour a graph coalesced
+        // conservatively, so that no merge makes a group uncolourable.
+        let later = graph::build(f, env, &facts, graph::Coalescing::Conservative);
+        if let Some(out) = rounds.run(&later, &mut forced, &mut stats, f.num_vregs() + 1)? {
+            return Ok(out);
+        }
+        Err(AllocError::Impossible(
+            "coloring: the spill rounds ran out".to_string(),
+        ))
+    }
+}
+
+/// What the spill rounds share, whichever graph they colour.
+struct Rounds<'a> {
+    f: &'a Function,
+    env: &'a MachineEnv,
+    facts: &'a facts::Facts,
+    points: Option<&'a points::Points>,
+}
+
+impl Rounds<'_> {
+    /// Up to `limit` rounds on `g`: colour, assign, and either finish or
+    /// spill the victims (all their vregs, into `forced`) and go again.
+    fn run(
+        &self,
+        g: &graph::Graph,
+        forced: &mut [bool],
+        stats: &mut ColoringStats,
+        limit: usize,
+    ) -> Result<Option<(Output, ColoringStats)>, AllocError> {
+        let f = self.f;
+        let mut splitter = self
+            .points
+            .map(|p| split::Splitter::new(f, g, p, self.facts));
+        let mut on_stack = vec![false; g.n];
+        for _ in 0..limit {
             stats.rounds += 1;
+            on_stack.fill(false);
+            for v in 0..g.n {
+                on_stack[g.find(v)] |= forced[v];
+            }
             if let Some(s) = splitter.as_mut() {
                 s.reset();
             }
-            let home = select::color(&g, &forced, splitter.as_mut());
+            let select::Colouring { home, optimistic } =
+                select::color(g, &on_stack, splitter.as_mut());
             let (holes, splits) = splitter
                 .as_ref()
                 .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
-            let homes = assign::Homes::new(f, &g, &home, holes);
-            match assign::assign(f, env, &facts, &g, &homes)? {
+            let homes = assign::Homes::new(f, g, &home, holes);
+            match assign::assign(f, self.env, self.facts, g, &homes)? {
                 assign::Assigned::Done(mut out) => {
+                    stats.coalesced = g.coalesced;
+                    stats.refused = g.refused;
+                    stats.groups = (0..g.n).filter(|&v| g.find(v) == v).count() as u64;
                     stats.spilled = (0..g.n)
                         .filter(|&v| g.find(v) == v && home[v] == select::Home::Stack)
                         .count() as u64;
                     stats.split = homes.split_groups() as u64;
                     stats.splits = splits;
+                    stats.optimistic = optimistic;
                     let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
                     stats.redundant_moves_removed = removed.dropped as u64;
                     stats.reloads_from_registers = removed.reloads_from_registers as u64;
-                    return Ok((out, stats));
+                    return Ok(Some((out, *stats)));
                 }
                 assign::Assigned::Spill(victims) => {
-                    for v in victims {
-                        forced[v] = true;
+                    for v in 0..g.n {
+                        if victims.binary_search(&g.find(v)).is_ok() {
+                            forced[v] = true;
+                        }
                     }
                 }
             }
         }
-        Err(AllocError::Impossible(
-            "coloring: the spill rounds ran out".to_string(),
-        ))
+        Ok(None)
     }
 }
 
@@ -152,7 +205,9 @@ impl Allocator for Coloring {
                 ("rounds", s.rounds),
                 ("groups", s.groups),
                 ("coalesced", s.coalesced),
+                ("refused", s.refused),
                 ("spilled", s.spilled),
+                ("optimistic", s.optimistic),
                 ("split", s.split),
                 ("splits", s.splits),
                 ("redundant_moves_removed", s.redundant_moves_removed),

@@ -52,9 +52,8 @@ impl Home {
 /// Colours every group of `g`; `forced[r]` groups live on the stack without
 /// trying (spilled by an earlier round). A group that finds no register
 /// asks `splitter`, if given, whether the holders of one can step aside for
-/// it (passive splitting). Returns the home of each representative (others:
-/// `Stack`, unused).
-pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) -> Vec<Home> {
+/// it (passive splitting).
+pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) -> Colouring {
     let n = g.n;
     let reps: Vec<usize> = (0..n).filter(|&v| g.find(v) == v).collect();
     let mut degree = vec![0u32; n];
@@ -71,6 +70,7 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     }
     let k = |r: usize| g.mask[r].count_ones();
     let mut stack = Vec::with_capacity(reps.len());
+    let mut pushed = vec![false; n];
     let mut low: Vec<usize> = reps
         .iter()
         .copied()
@@ -112,10 +112,12 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
             })
             .expect("a group is left");
         stack.push(r);
+        pushed[r] = true;
         remove(r, &mut removed, &mut degree, &mut low);
         left -= 1;
     }
     let mut home = vec![Home::Stack; n];
+    let mut optimistic = 0;
     while let Some(r) = stack.pop() {
         let mut taken = 0u64;
         for z in g.neighbours(r) {
@@ -124,6 +126,9 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
             }
         }
         let free = g.mask[r] & !taken;
+        if pushed[r] && free != 0 {
+            optimistic += 1;
+        }
         home[r] = match g.hint[r] {
             Some(h) if free >> h & 1 == 1 => Home::Reg(h),
             _ if free != 0 => Home::Reg(free.trailing_zeros() as u8),
@@ -148,7 +153,15 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
             }
         }
     }
-    home
+    Colouring { home, optimistic }
+}
+
+/// What select gives: the home of each representative (others: `Stack`,
+/// unused), and how many groups pushed optimistically found a register
+/// all the same (Briggs' point: Chaitin would have spilled them).
+pub struct Colouring {
+    pub home: Vec<Home>,
+    pub optimistic: u64,
 }
 
 #[cfg(test)]
@@ -177,13 +190,18 @@ end
 ";
         let (case, _) = crate::ir::text::parse_and_validate(src).unwrap();
         let facts = super::super::facts::Facts::new(&case.func);
-        let g = super::super::graph::build(&case.func, &case.machine, &facts);
+        let g = super::super::graph::build(
+            &case.func,
+            &case.machine,
+            &facts,
+            super::super::graph::Coalescing::Aggressive,
+        );
         assert!(g.interferes(0, 1) && g.interferes(0, 2) && g.interferes(1, 2));
-        let home = color(&g, &[false; 3], None);
+        let home = color(&g, &[false; 3], None).home;
         assert_eq!(home[0], Home::Stack);
         assert!(matches!((home[1], home[2]), (Home::Reg(a), Home::Reg(b)) if a != b));
         // Forced to the stack, a group stays there and frees its register.
-        let home = color(&g, &[false, true, false], None);
+        let home = color(&g, &[false, true, false], None).home;
         assert_eq!(home[1], Home::Stack);
         assert!(matches!((home[0], home[2]), (Home::Reg(a), Home::Reg(b)) if a != b));
     }

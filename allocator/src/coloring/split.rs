@@ -348,6 +348,10 @@ impl<'a> Splitter<'a> {
             return None;
         }
         let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        if spill <= 0.0 {
+            // Nothing to save: its operands take the stack as it is.
+            return None;
+        }
         let mask = self.g.alloc[self.g.class[r] as usize];
         let mut cost = [0.0f64; 64];
         let mut blocked = 0u64;
@@ -367,6 +371,10 @@ impl<'a> Splitter<'a> {
                 self.grow(r, at).0
             };
             cost[*h as usize] += c;
+            if cost[*h as usize] >= spill {
+                blocked |= 1 << h;
+                continue;
+            }
             plan.push((r, *h, Side::Itself, at.clone()));
         }
         for z in self.g.neighbours(r) {
@@ -392,6 +400,10 @@ impl<'a> Splitter<'a> {
             match best {
                 Some((c, side, hole)) => {
                     cost[h as usize] += c;
+                    // Already dearer than spilling: `h` cannot win.
+                    if cost[h as usize] >= spill {
+                        blocked |= 1 << h;
+                    }
                     plan.push((z, h, side, hole));
                 }
                 None => blocked |= 1 << h,
