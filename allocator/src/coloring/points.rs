@@ -162,3 +162,83 @@ fn offsets(n: usize, keys: impl Iterator<Item = u32>) -> Vec<u32> {
     }
     of
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presence_references_and_spill_costs() {
+        let src = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg def:v1i:any
+    inst1: branch -> block1(v1i)
+  block1(v2i):
+    inst2: op use:v0i:reg use:v2i:stack
+    inst3: branch use:v0i:any -> block2(v0i), block3()
+  block2(v3i):
+    inst4: branch -> block1(v3i)
+  block3:
+    inst5: ret
+end
+";
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let f = &case.func;
+        let facts = Facts::new(f);
+        let p = Points::new(f, &facts);
+        let spans = |v| p.spans(v).collect::<Vec<_>>();
+        let refs = |v| p.refs(v).collect::<Vec<_>>();
+        // v0i: defined at inst0, live around the loop block1-block2.
+        assert_eq!(spans(0), vec![(0, 1), (2, 3), (4, 4)]);
+        assert_eq!(refs(0), vec![0, 2, 3]);
+        // v1i: read by the edge move at inst1.
+        assert_eq!(spans(1), vec![(0, 1)]);
+        assert_eq!(refs(1), vec![0, 1]);
+        // v2i, a join's parameter: written before each predecessor's
+        // branch (inst1, inst4), present from there to its last read.
+        assert_eq!(spans(2), vec![(1, 1), (2, 2), (4, 4)]);
+        assert_eq!(refs(2), vec![1, 2, 4]);
+        // v3i, a parameter of a block with one predecessor: written at
+        // its top, read by the branch's edge move.
+        assert_eq!(spans(3), vec![(4, 4)]);
+        assert_eq!(refs(3), vec![4]);
+        // What a branch into a join reads is present at the join's top:
+        // none here (inst3 has two targets); `reg` reads reload, a `reg`
+        // def stores, `any` and `stack` operands cost nothing; block1 and
+        // block2 are a loop (frequency 4).
+        assert_eq!(p.spill_cost[0], STORE + 4.0 * RELOAD);
+        assert_eq!(p.spill_cost[1], 0.0);
+        assert_eq!(p.spill_cost[2], 0.0);
+        assert!(!p.pinned.iter().any(|&x| x));
+    }
+
+    #[test]
+    fn a_branch_def_is_pinned_and_a_join_branch_read_reaches_the_top() {
+        let src = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: branch def:v0i:reg -> block1(), block2()
+  block1:
+    inst1: branch use:v0i:reg -> block3()
+  block2:
+    inst2: branch -> block3()
+  block3:
+    inst3: ret
+end
+";
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let f = &case.func;
+        let p = Points::new(f, &Facts::new(f));
+        assert!(p.pinned[0]);
+        assert_eq!(p.spans(0).collect::<Vec<_>>(), vec![(0, 0), (1, 1), (3, 3)]);
+    }
+}

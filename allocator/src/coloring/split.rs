@@ -480,6 +480,240 @@ fn union(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
 mod tests {
     use super::*;
 
+    const ONE_INT: &str = "machine
+  int    preferred p0i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+";
+
+    /// v1i is read in the loop block1-block2, v0i lives across it and is
+    /// read in the loop block4-block5 (`tests/cases/coloring/split_beats_spill.ra`).
+    const TWO_LOOPS: &str = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:reg
+    inst2: branch -> block1()
+  block1:
+    inst3: op use:v1i:reg
+    inst4: branch -> block2(), block3()
+  block2:
+    inst5: branch -> block1()
+  block3:
+    inst6: branch -> block4()
+  block4:
+    inst7: op use:v0i:reg
+    inst8: branch -> block5(), block6()
+  block5:
+    inst9: branch -> block4()
+  block6:
+    inst10: ret
+end
+";
+
+    /// Runs `check` on a splitter for `function` (on one int register).
+    fn with_splitter(function: &str, check: impl FnOnce(&mut Splitter)) {
+        let src = format!("{ONE_INT}{function}");
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let f = &case.func;
+        let facts = Facts::new(f);
+        let g = super::super::graph::build(
+            f,
+            &case.machine,
+            &facts,
+            super::super::graph::Coalescing::Aggressive,
+        );
+        let points = Points::new(f, &facts);
+        check(&mut Splitter::new(f, &g, &points, &facts));
+    }
+
+    #[test]
+    fn regions_and_containment_follow_presence_and_references() {
+        with_splitter(TWO_LOOPS, |s| {
+            assert_eq!(s.region(0), vec![(0, 9)]);
+            assert_eq!(s.region(1), vec![(1, 5)]);
+            // v0i is not read where v1i is present; v1i is read where v0i is.
+            assert!(s.contains(0, &s.region(1)));
+            assert!(!s.contains(1, &s.region(0)));
+            assert!(s.contains(1, &[(6, 10)]));
+            assert!(!s.contains(0, &[(7, 7)]));
+        });
+    }
+
+    #[test]
+    fn a_hole_costs_its_stores_and_reloads_where_they_run() {
+        with_splitter(TWO_LOOPS, |s| {
+            // Stored before inst1 (block0, frequency 1); reloaded on the
+            // edge block1 -> block3, at the top of block3 (frequency 1).
+            assert_eq!(s.grow(0, &[(1, 5)]).0, 1.0 + 4.0);
+            // Around the loop block4: stored on both edges into the join
+            // block4 (before the branches of block3, frequency 1, and
+            // block5, frequency 4), reloaded at the top of block5
+            // (frequency 4); v0i is not live into block6.
+            assert_eq!(s.grow(0, &[(7, 8)]).0, 1.0 + 4.0 + 16.0);
+            // Growing a hole costs only the difference.
+            s.holes[0] = vec![(1, 5)];
+            assert_eq!(s.grow(0, &[(6, 6)]).0, 0.0);
+            assert_eq!(s.grow(0, &[(2, 3)]).0, 0.0);
+            // Apart from the first hole, the second costs what it costs
+            // alone.
+            let (c, hole) = s.grow(0, &[(7, 8)]);
+            assert_eq!(hole, vec![(1, 5), (7, 8)]);
+            assert_eq!(c, 21.0);
+            // Joined through block3, the reload moves from the top of
+            // block3 (4) to the top of block5 (16), and the stores into
+            // block4 are needed from block5 only (4).
+            let (c, hole) = s.grow(0, &[(6, 8)]);
+            assert_eq!(hole, vec![(1, 8)]);
+            assert_eq!(c, -4.0 + 16.0 + 4.0);
+        });
+    }
+
+    #[test]
+    fn the_cheaper_side_steps_aside_and_the_split_is_kept() {
+        // v0i has no register; v1i holds p0i: v0i steps aside for v1i.
+        with_splitter(TWO_LOOPS, |s| {
+            let got = s.split_around(0, |z| (z == 1).then_some(0));
+            assert_eq!(got, Some(0));
+            assert_eq!(s.holes[0], vec![(1, 5)]);
+            assert!(s.holes[1].is_empty());
+            assert_eq!(s.splits, 1);
+            s.reset();
+            assert!(s.holes[0].is_empty() && s.splits == 0);
+        });
+        // v1i has no register; v0i holds p0i and steps aside for it.
+        with_splitter(TWO_LOOPS, |s| {
+            assert_eq!(s.split_around(1, |z| (z == 0).then_some(0)), Some(0));
+            assert_eq!(s.holes[0], vec![(1, 5)]);
+            assert!(s.holes[1].is_empty());
+        });
+        // Both read everywhere the other is: no split.
+        let both_read = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:reg
+    inst2: op use:v0i:reg use:v1i:reg
+    inst3: ret use:v0i:reg use:v1i:reg
+end
+";
+        with_splitter(both_read, |s| {
+            assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
+            assert_eq!(s.splits, 0);
+        });
+    }
+
+    #[test]
+    fn a_split_dearer_than_the_spill_or_saving_nothing_is_not_made() {
+        // v1i's only reads take the stack: spilling it costs nothing.
+        let any_reads = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:any
+    inst2: op use:v1i:any
+    inst3: ret use:v0i:reg
+end
+";
+        with_splitter(any_reads, |s| {
+            assert_eq!(s.split_around(1, |z| (z == 0).then_some(0)), None);
+            assert!(s.holes[0].is_empty());
+        });
+        // v0i is read once, outside any loop (spill: 1 + 4); stepping
+        // aside around the loop v1i lives in costs a store and a reload
+        // in that loop.
+        let loop_reads = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg
+    inst2: branch -> block1()
+  block1:
+    inst3: op def:v1i:reg
+    inst4: op use:v1i:reg
+    inst5: branch -> block2(), block3()
+  block2:
+    inst6: branch -> block1()
+  block3:
+    inst7: ret use:v0i:reg
+end
+";
+        with_splitter(loop_reads, |s| {
+            assert_eq!(s.points.spill_cost[0], 1.0 + 4.0 + 4.0);
+            assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
+            assert!(s.holes[0].is_empty() && s.holes[1].is_empty());
+        });
+    }
+
+    #[test]
+    fn registers_out_of_the_mask_are_held_away_from_the_points_that_rule_them_out() {
+        let clobber = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i)
+    inst3: ret use:v0i:reg
+end
+";
+        with_splitter(clobber, |s| {
+            assert_eq!(s.g.mask[0], 0);
+            let x = s.exclusions(0);
+            assert_eq!(x.len(), 1);
+            assert_eq!(x[0], (0, Some((vec![(2, 2)], 1.0 + 4.0))));
+            assert_eq!(s.split_around(0, |_| None), Some(0));
+            assert_eq!(s.holes[0], vec![(2, 2)]);
+        });
+        // Read at the clobber (and live after it): cannot step aside there.
+        let read_there = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg clobbers(p0i)
+    inst2: ret use:v0i:reg
+end
+";
+        with_splitter(read_there, |s| {
+            assert_eq!(s.exclusions(0)[0], (0, None));
+            assert_eq!(s.split_around(0, |_| None), None);
+        });
+    }
+
+    #[test]
+    fn a_hole_holding_a_branch_into_a_join_holds_the_join_top() {
+        with_splitter(TWO_LOOPS, |s| {
+            // inst2 and inst5 jump to the join block1 (top inst3); inst4
+            // and inst6 do not jump to joins alone.
+            assert_eq!(s.close_over_joins(vec![(2, 2)]), vec![(2, 3)]);
+            assert_eq!(s.close_over_joins(vec![(5, 5)]), vec![(3, 3), (5, 5)]);
+            assert_eq!(s.close_over_joins(vec![(0, 1)]), vec![(0, 1)]);
+            assert_eq!(s.close_over_joins(vec![(4, 4)]), vec![(4, 4)]);
+            assert_eq!(s.close_over_joins(vec![(6, 6)]), vec![(6, 7)]);
+        });
+    }
+
+    #[test]
+    fn a_two_address_group_is_one_region_from_the_read_values_birth() {
+        let two_address = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg
+    inst2: op def:v1i:reg
+    inst3: op use:v1i:reg def:v2i:reuse(0)
+    inst4: op use:v2i:reg
+    inst5: op use:v2i:reg
+    inst6: op use:v0i:reg
+    inst7: ret
+end
+";
+        with_splitter(two_address, |s| {
+            let r = s.g.find(2);
+            assert_eq!(s.g.find(1), r);
+            let mut members: Vec<usize> = s.members.of(r).collect();
+            members.sort_unstable();
+            assert_eq!(members, vec![1, 2]);
+            assert_eq!(s.members.of(0).collect::<Vec<_>>(), vec![0]);
+            assert_eq!(s.region(r), vec![(2, 5)]);
+            assert_eq!(s.split_around(0, |z| (z == r).then_some(0)), Some(0));
+            assert_eq!(s.holes[0], vec![(2, 5)]);
+        });
+    }
+
     #[test]
     fn intervals_merge_and_answer_membership() {
         let mut iv = vec![(7, 9), (1, 2), (3, 4), (8, 12), (20, 20)];
