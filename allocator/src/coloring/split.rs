@@ -685,6 +685,146 @@ end
             assert_eq!(s.close_over_joins(vec![(4, 4)]), vec![(4, 4)]);
             assert_eq!(s.close_over_joins(vec![(6, 6)]), vec![(6, 7)]);
         });
+        // A branch to a block with one predecessor: nothing to close over.
+        let straight = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: branch -> block1()
+  block1:
+    inst2: ret use:v0i:reg
+end
+";
+        with_splitter(straight, |s| {
+            assert_eq!(s.close_over_joins(vec![(1, 1)]), vec![(1, 1)]);
+        });
+    }
+
+    /// Two registers: the register whose holders can keep out of the way
+    /// at the lowest cost wins, out of the mask or not.
+    #[test]
+    fn the_cheapest_register_wins() {
+        let src = |reads: &str, clobber: &str| {
+            format!(
+                "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:reg
+    inst2: op def:v2i:reg
+    inst3: branch -> block1()
+  block1:
+    inst4: op use:v1i:reg
+    inst5: branch -> block2(), block3()
+  block2:
+    inst6: branch -> block1()
+  block3:
+    inst7: branch -> block4()
+  block4:
+    inst8: op {reads}
+    inst9: op {clobber}
+    inst10: branch -> block5(), block6()
+  block5:
+    inst11: branch -> block4()
+  block6:
+    inst12: ret
+end
+"
+            )
+        };
+        let run = |text: String, check: &dyn Fn(&mut Splitter)| {
+            let (case, _) = crate::ir::text::parse_and_validate(text.as_bytes()).unwrap();
+            let f = &case.func;
+            let facts = Facts::new(f);
+            let g = super::super::graph::build(
+                f,
+                &case.machine,
+                &facts,
+                super::super::graph::Coalescing::Aggressive,
+            );
+            let points = Points::new(f, &facts);
+            check(&mut Splitter::new(f, &g, &points, &facts));
+        };
+        // v1i holds p0i and v0i can step aside for it (5); v2i holds p1i
+        // and is read with v0i: p1i is ruled out.
+        run(src("use:v0i:reg use:v2i:reg", ""), &|s| {
+            let colour = |z| match z {
+                1 => Some(0),
+                2 => Some(1),
+                _ => None,
+            };
+            assert_eq!(s.split_around(0, colour), Some(0));
+            assert_eq!(s.holes[0], vec![(1, 6)]);
+        });
+        // The same with v2i's colours swapped: p1i wins.
+        run(src("use:v0i:reg use:v2i:reg", ""), &|s| {
+            let colour = |z| match z {
+                1 => Some(1),
+                2 => Some(0),
+                _ => None,
+            };
+            assert_eq!(s.split_around(0, colour), Some(1));
+        });
+        // p1i is clobbered in v0i's loop (out of its mask): holding it
+        // anyway costs a store and a reload in the loop (20), holding p0i
+        // costs 5.
+        run(src("use:v0i:reg", "clobbers(p1i)"), &|s| {
+            assert_eq!(s.g.mask[0], 0b01);
+            assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), Some(0));
+            assert_eq!(s.holes[0], vec![(1, 6)]);
+        });
+        // With p0i's holder read along with v0i, p0i is ruled out; p1i's
+        // 20 is below spilling v0i, read twice in the loop (1 + 16 + 16):
+        // p1i, in the slot at the clobber only.
+        run(
+            src("use:v0i:reg use:v0i:reg use:v1i:reg", "clobbers(p1i)"),
+            &|s| {
+                assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), Some(1));
+                assert_eq!(s.holes[0], vec![(9, 9)]);
+            },
+        );
+        // Read once there, spilling (17) is cheaper than 20: no split.
+        run(src("use:v0i:reg use:v1i:reg", "clobbers(p1i)"), &|s| {
+            assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
+            assert!(s.holes[0].is_empty());
+        });
+    }
+
+    /// Within one block: the places a window touches, and only those.
+    #[test]
+    fn costs_near_a_window_look_at_the_places_it_touches() {
+        let clobber = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i)
+    inst3: ret use:v0i:reg
+end
+";
+        with_splitter(clobber, |s| {
+            // A hole ending inside the window's reach: its reload before
+            // inst3 counts; one ending beyond it does not.
+            assert_eq!(s.cost_near(0, &[(1, 2)], &[(1, 1)]), 1.0);
+            assert_eq!(s.cost_near(0, &[(1, 2)], &[(2, 2)]), 4.0);
+            assert_eq!(s.cost_near(0, &[(2, 2)], &[(3, 3)]), 4.0);
+            // Growing [2, 2] by inst3 drops that reload (the hole then runs
+            // to the end); growing [3, 3] by inst2 moves the store.
+            s.holes[0] = vec![(2, 2)];
+            assert_eq!(s.grow(0, &[(3, 3)]).0, -4.0);
+            s.holes[0] = vec![(3, 3)];
+            assert_eq!(s.grow(0, &[(2, 2)]).0, 0.0);
+            // A hole from the group's def: only the reload after it.
+            assert_eq!(s.cost_near(0, &[(0, 1)], &[(1, 1)]), 4.0);
+        });
+        with_splitter(TWO_LOOPS, |s| {
+            // Away from the window, nothing is counted.
+            assert_eq!(s.cost_near(0, &[(1, 5)], &[(7, 8)]), 0.0);
+            // v1i is born at inst1: a hole from there stores nothing.
+            assert_eq!(s.cost_near(1, &[(1, 2)], &[(1, 1)]), 0.0);
+        });
     }
 
     #[test]
