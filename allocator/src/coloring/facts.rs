@@ -116,3 +116,67 @@ impl Facts {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More vregs than one row word holds, over two blocks: rows are read
+    /// per block and per word.
+    #[test]
+    fn rows_of_several_words_per_block() {
+        let n = 70;
+        let mut src = String::from(
+            "machine
+  int    preferred p0i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+",
+        );
+        for v in 0..n {
+            src += &format!("    inst{v}: op def:v{v}i:any\n");
+        }
+        src += &format!(
+            "    inst{n}: branch -> block1()\n  block1:\n    inst{}: ret",
+            n + 1
+        );
+        for v in 0..n {
+            src += &format!(" use:v{v}i:any");
+        }
+        src += " nonalloc(p63i)\nend\n";
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let f = &case.func;
+        let facts = Facts::new(f);
+        assert_eq!(facts.words, 2);
+        let all: Vec<usize> = (0..n).collect();
+        let b0 = Block::new(0);
+        let b1 = Block::new(1);
+        assert_eq!(members(facts.live_out(b0)).collect::<Vec<_>>(), all);
+        assert_eq!(members(facts.live_in(b1)).collect::<Vec<_>>(), all);
+        assert_eq!(members(facts.live_in(b0)).count(), 0);
+        assert_eq!(members(facts.live_out(b1)).count(), 0);
+        // Walking block0 backwards: after inst k, v0..=vk are live (each
+        // is read in block1; the branch has them all), and the walk ends
+        // with nothing live.
+        let mut live = Vec::new();
+        let mut seen = Vec::new();
+        facts.walk(f, b0, &mut live, |i, live| {
+            let k = i.index();
+            assert_eq!(members(live).count(), (k + 1).min(n), "{i}");
+            if k < n {
+                assert!(has(live, k) && !has(live, k + 1), "{i}");
+            }
+            seen.push(i.index());
+        });
+        assert_eq!(members(&live).count(), 0);
+        assert_eq!(seen, (0..=n).rev().collect::<Vec<_>>());
+        // Block1 reads them all (a nonalloc operand names no vreg).
+        facts.walk(f, b1, &mut live, |_, live| {
+            assert_eq!(members(live).count(), 0);
+        });
+        assert_eq!(members(&live).collect::<Vec<_>>(), all);
+    }
+}
