@@ -167,14 +167,17 @@ fn offsets(n: usize, keys: impl Iterator<Item = u32>) -> Vec<u32> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn presence_references_and_spill_costs() {
-        let src = "machine
+    const MACHINE: &str = "machine
   int    preferred p0i-p1i nonpreferred none scratch none
   float  preferred p0f nonpreferred none scratch none
   vector preferred p0v nonpreferred none scratch none
 end
-function
+";
+
+    #[test]
+    fn presence_references_and_spill_costs() {
+        let src = &format!(
+            "{MACHINE}function
   block0:
     inst0: op def:v0i:reg def:v1i:any
     inst1: branch -> block1(v1i)
@@ -186,7 +189,8 @@ function
   block3:
     inst5: ret
 end
-";
+"
+        );
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;
         let facts = Facts::new(f);
@@ -219,12 +223,8 @@ end
 
     #[test]
     fn a_branch_def_is_pinned_and_a_join_branch_read_reaches_the_top() {
-        let src = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let src = &format!(
+            "{MACHINE}function
   block0:
     inst0: branch def:v0i:reg -> block1(), block2()
   block1:
@@ -234,7 +234,8 @@ function
   block3:
     inst3: ret
 end
-";
+"
+        );
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;
         let p = Points::new(f, &Facts::new(f));

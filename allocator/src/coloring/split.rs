@@ -34,7 +34,7 @@ use super::graph::Graph;
 use super::points::{Points, RELOAD, STORE};
 use crate::analysis::cfg::effective_preds;
 use crate::ir::function::Function;
-use crate::ir::index::Inst;
+use crate::ir::index::{Block, Inst};
 
 /// Sorted, merged instruction intervals (inclusive).
 pub type Intervals = Vec<(u32, u32)>;
@@ -47,6 +47,15 @@ type Exclusion = (u8, Option<(Intervals, f64)>);
 pub fn inside(iv: &[(u32, u32)], i: u32) -> bool {
     let k = iv.partition_point(|s| s.1 < i);
     k < iv.len() && iv[k].0 <= i
+}
+
+/// The blocks instructions `s` to `e` lie in, in order.
+fn blocks_between(f: &Function, s: u32, e: u32) -> impl Iterator<Item = Block> {
+    let (b0, b1) = (
+        f.block_of(Inst::new(s as usize)).index(),
+        f.block_of(Inst::new(e as usize)).index(),
+    );
+    (b0..=b1).map(Block::new)
 }
 
 /// Sorts and merges `iv` (touching intervals join).
@@ -211,11 +220,7 @@ impl<'a> Splitter<'a> {
         let f = self.f;
         let mut tops: Intervals = Vec::new();
         for &(s, e) in &iv {
-            let (b0, b1) = (
-                f.block_of(Inst::new(s as usize)).index(),
-                f.block_of(Inst::new(e as usize)).index(),
-            );
-            for b in (b0..=b1).map(crate::ir::index::Block::new) {
+            for b in blocks_between(f, s, e) {
                 let succs = f.block_succs(b);
                 let last = f.block_insts(b).last().index() as u32;
                 if last <= e && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
@@ -272,11 +277,7 @@ impl<'a> Splitter<'a> {
             }
             // On edges: into each block whose top is in the window, and out
             // of each whose branch is (unless counted at the other end).
-            let (b0, b1) = (
-                f.block_of(Inst::new(s as usize)).index(),
-                f.block_of(Inst::new(e as usize)).index(),
-            );
-            for b in (b0..=b1).map(crate::ir::index::Block::new) {
+            for b in blocks_between(f, s, e) {
                 let insts = f.block_insts(b);
                 let (top, last) = (insts.first().index() as u32, insts.last().index() as u32);
                 if top >= s {
@@ -298,13 +299,7 @@ impl<'a> Splitter<'a> {
     }
 
     /// The copy group `z` needs on the edge `q -> b` with `hole`.
-    fn edge_cost(
-        &self,
-        q: crate::ir::index::Block,
-        b: crate::ir::index::Block,
-        present: &[(u32, u32)],
-        hole: &[(u32, u32)],
-    ) -> f64 {
+    fn edge_cost(&self, q: Block, b: Block, present: &[(u32, u32)], hole: &[(u32, u32)]) -> f64 {
         let f = self.f;
         let br = f.block_insts(q).last().index() as u32;
         let top = f.block_insts(b).first().index() as u32;
@@ -513,7 +508,11 @@ end
 
     /// Runs `check` on a splitter for `function` (on one int register).
     fn with_splitter(function: &str, check: impl FnOnce(&mut Splitter)) {
-        let src = format!("{ONE_INT}{function}");
+        splitter_on(&format!("{ONE_INT}{function}"), check);
+    }
+
+    /// Runs `check` on a splitter for the case `src`.
+    fn splitter_on(src: &str, check: impl FnOnce(&mut Splitter)) {
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;
         let facts = Facts::new(f);
@@ -735,19 +734,7 @@ end
 "
             )
         };
-        let run = |text: String, check: &dyn Fn(&mut Splitter)| {
-            let (case, _) = crate::ir::text::parse_and_validate(text.as_bytes()).unwrap();
-            let f = &case.func;
-            let facts = Facts::new(f);
-            let g = super::super::graph::build(
-                f,
-                &case.machine,
-                &facts,
-                super::super::graph::Coalescing::Aggressive,
-            );
-            let points = Points::new(f, &facts);
-            check(&mut Splitter::new(f, &g, &points, &facts));
-        };
+        let run = |text: String, check: &dyn Fn(&mut Splitter)| splitter_on(&text, check);
         // v1i holds p0i and v0i can step aside for it (5); v2i holds p1i
         // and is read with v0i: p1i is ruled out.
         run(src("use:v0i:reg use:v2i:reg", ""), &|s| {
