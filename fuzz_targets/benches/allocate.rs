@@ -6,9 +6,11 @@
 //! `regalloc2_ion` and the linear scan on exactly the cases both take, timed
 //! in the same run, as ratios.
 //!
-//! Three sets: the default generator config (ion refuses nearly all of
-//! these), then `Config::regalloc2()` and `Config::regalloc2_fastalloc()`
-//! (every allocator, regalloc2's too, each timed on the cases it takes).
+//! Four sets: the default generator config (ion refuses nearly all of
+//! these), then `Config::regalloc2()`, `Config::regalloc2_fastalloc()` and
+//! `Config::regalloc_rs_lsra()` (every allocator, the outside ones too,
+//! each timed on the cases it takes; the `regalloc` crate's without its own
+//! checker).
 
 use allocator::{Allocator, Case};
 use rand::{RngCore, SeedableRng};
@@ -89,6 +91,8 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
 }
 
 fn main() {
+    #[cfg(feature = "regalloc_rs")]
+    fuzz_targets::regalloc_rs::set_own_checker(false);
     let by_name = |n: &str| {
         fuzz_targets::allocators()
             .into_iter()
@@ -127,5 +131,20 @@ fn main() {
     let fast = cases(&ssagen::Config::regalloc2_fastalloc());
     for a in fuzz_targets::allocators() {
         bench(a, &fast);
+    }
+    if cfg!(feature = "regalloc_rs") {
+        println!("Config::regalloc_rs_lsra() (best of 5 rounds):");
+        let rs = cases(&ssagen::Config::regalloc_rs_lsra());
+        for a in fuzz_targets::allocators() {
+            bench(a, &rs);
+        }
+        let (rbt, rls) = (by_name("regalloc_rs_bt"), by_name("regalloc_rs_lsra"));
+        versus(rbt, ion, &rs);
+        versus(rls, ion, &rs);
+        versus(rbt, rls, &rs);
+        versus(bt, rbt, &rs);
+        versus(ls, rls, &rs);
+        versus(gc, rbt, &rs);
+        versus(ls, rbt, &rs);
     }
 }

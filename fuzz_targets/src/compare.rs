@@ -112,10 +112,8 @@ fn load(source: &Source, out: &mut dyn Write) -> Option<Vec<(String, Case)>> {
             profile: p,
         } => {
             let Some(config) = crate::profile::profile(p) else {
-                let _ = writeln!(
-                    out,
-                    "no profile named `{p}` (default, regalloc2, regalloc2_fastalloc)"
-                );
+                let names = crate::profile::PROFILES.join(", ");
+                let _ = writeln!(out, "no profile named `{p}` ({names})");
                 return None;
             };
             Some(

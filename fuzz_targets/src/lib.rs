@@ -24,6 +24,8 @@ pub mod quality;
 pub mod ra2;
 pub mod reduce;
 pub mod refusals;
+#[cfg(feature = "regalloc_rs")]
+pub mod regalloc_rs;
 pub mod scaling;
 pub mod slow;
 pub mod targets;
@@ -33,11 +35,14 @@ pub use targets::{target_by_name, targets, Target};
 
 /// Every allocator the harness knows: this repository's, in a fixed order,
 /// then regalloc2's two ([`ra2`], with the default feature `regalloc2`),
-/// then the outside program when one is registered ([`external`]).
+/// then the `regalloc` crate's two ([`regalloc_rs`], feature
+/// `regalloc_rs`), then the outside program when one is registered ([`external`]).
 pub fn allocators() -> Vec<&'static dyn allocator::Allocator> {
     let mut v = allocator::allocators();
     #[cfg(feature = "regalloc2")]
     v.extend(ra2::allocators());
+    #[cfg(feature = "regalloc_rs")]
+    v.extend(regalloc_rs::allocators());
     if let Some(e) = external::registered() {
         v.push(e);
     }

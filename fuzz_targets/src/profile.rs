@@ -9,7 +9,13 @@
 use ssagen::Config;
 
 /// The profiles `--profile` names.
-pub const PROFILES: [&str; 3] = ["default", "regalloc2", "regalloc2_fastalloc"];
+pub const PROFILES: [&str; 5] = [
+    "default",
+    "regalloc2",
+    "regalloc2_fastalloc",
+    "regalloc_rs",
+    "regalloc_rs_lsra",
+];
 
 /// The generator config of a profile.
 pub fn profile(name: &str) -> Option<Config> {
@@ -17,6 +23,8 @@ pub fn profile(name: &str) -> Option<Config> {
         "default" => Some(Config::default()),
         "regalloc2" => Some(Config::regalloc2()),
         "regalloc2_fastalloc" => Some(Config::regalloc2_fastalloc()),
+        "regalloc_rs" => Some(Config::regalloc_rs()),
+        "regalloc_rs_lsra" => Some(Config::regalloc_rs_lsra()),
         _ => None,
     }
 }
@@ -94,6 +102,8 @@ impl Narrowing {
     pub fn apply_suppression(&self) {
         #[cfg(feature = "regalloc2")]
         crate::ra2::set_suppress(!self.no_suppress);
+        #[cfg(feature = "regalloc_rs")]
+        crate::regalloc_rs::set_suppress(!self.no_suppress);
     }
 
     /// The config a target that generates with `base` uses: the profile's
@@ -104,7 +114,10 @@ impl Narrowing {
             None => base.clone(),
         };
         if self.no_suppress {
-            c = c.with_known_regalloc2_bugs();
+            c = match self.profile {
+                Some("regalloc_rs" | "regalloc_rs_lsra") => c.with_known_regalloc_rs_bugs(),
+                _ => c.with_known_regalloc2_bugs(),
+            };
         }
         if self.swarm {
             c.swarm = true;

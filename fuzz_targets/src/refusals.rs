@@ -8,6 +8,15 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+/// Why an outside allocator's adapter keeps a case from it: the
+/// allocator says it does not take the combination (answered
+/// `unsupported`), or takes it and gets it wrong (`suppressed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Limitation,
+    KnownBug,
+}
+
 /// Why an allocator's result is not judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Refused {

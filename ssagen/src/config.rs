@@ -22,6 +22,10 @@ pub struct Config {
     pub constraints: ConstraintSet,
     /// Uses read at the late point.
     pub late_uses: bool,
+    /// Late uses, early defs and `reuse` defs (which an allocator may model
+    /// as modifying a register in place) in instructions that write
+    /// registers of their own (clobbers, `fixed` defs).
+    pub in_place_with_writes: bool,
     /// Defs written at the early point.
     pub early_defs: bool,
     pub clobbers: bool,
@@ -46,6 +50,11 @@ pub struct Config {
     /// keep their registers (free, not clobbered) to the late point, since
     /// regalloc2's ion holds them there.
     pub reuse_holds_uses: bool,
+    /// Every operand needs a register, `any` included: an operand is drawn
+    /// only where a register is left for it, instead of falling back to
+    /// `any` (for allocators that give every operand a register, such as
+    /// the `regalloc` crate's).
+    pub operands_in_registers: bool,
     pub machine: MachineProfile,
     /// Relative weights of the constraint kinds `any`, `reg`, `stack`,
     /// `fixed` and `limit` on the operands of ordinary instructions
@@ -120,6 +129,9 @@ pub struct MachineProfile {
     pub max_regs: usize,
     /// May a class have a dedicated scratch register.
     pub scratch: bool,
+    /// With `scratch`: every class has one (the `regalloc` crate's linear
+    /// scan requires it).
+    pub scratch_always: bool,
     /// May a class have fixed stack locations.
     pub fixed_stack: bool,
     /// May `fixed` operands name `p62`, a register in no list (an argument
@@ -145,6 +157,7 @@ impl Default for Config {
                 limit: true,
             },
             late_uses: true,
+            in_place_with_writes: true,
             early_defs: true,
             clobbers: true,
             calls: true,
@@ -161,10 +174,12 @@ impl Default for Config {
                 late_fixed: true,
             },
             reuse_holds_uses: false,
+            operands_in_registers: false,
             machine: MachineProfile {
                 min_regs: 1,
                 max_regs: 32,
                 scratch: true,
+                scratch_always: false,
                 fixed_stack: true,
                 fixed_unlisted: true,
             },
@@ -210,6 +225,42 @@ impl Config {
         c.branch_defs = false;
         c.stack_defs = false;
         c.repeated_uses.stack = true;
+        c
+    }
+
+    /// Everything the `regalloc` crate's backtracking allocator can be
+    /// handed and gets right (docs/regalloc-rs.md): no `stack` and no
+    /// `limit` operands, which its interface has no form for, every operand
+    /// in a register, as the crate gives them, and no defs on branches (a
+    /// known bug).
+    pub fn regalloc_rs() -> Config {
+        let mut c = Config::default();
+        c.constraints.stack = false;
+        c.constraints.limit = false;
+        c.stack_defs = false;
+        c.operands_in_registers = true;
+        c.branch_defs = false;
+        c
+    }
+
+    /// This config plus the combinations the `regalloc` crate is known to
+    /// get wrong (docs/regalloc-rs.md, "Known bugs") that its profiles
+    /// leave out: for `--no-suppress`.
+    pub fn with_known_regalloc_rs_bugs(mut self) -> Config {
+        self.branch_defs = true;
+        self.in_place_with_writes = true;
+        self
+    }
+
+    /// What the crate's linear scan takes and gets right: as
+    /// [`Config::regalloc_rs`], with a scratch register in every class, no
+    /// branch operands into a join, and no late use, early def or `reuse`
+    /// def in an instruction with clobbers or `fixed` defs (a known bug).
+    pub fn regalloc_rs_lsra() -> Config {
+        let mut c = Config::regalloc_rs();
+        c.machine.scratch_always = true;
+        c.branch_operands_into_joins = false;
+        c.in_place_with_writes = false;
         c
     }
 

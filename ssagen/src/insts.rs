@@ -269,20 +269,20 @@ impl Gen<'_, '_, '_> {
     /// Draws a constraint for a def of `class` spanning `span`, taking a
     /// witness register when it needs one; returns the constraint and the
     /// witness. Falls back to `any` when no register is left, and where the
-    /// config rules out a `stack` def.
+    /// config rules out a `stack` def; `None` as [`Gen::constraint_from`].
     fn def_constraint(
         &mut self,
         pr: &mut PointRegs,
         class: RegClass,
         span: Span,
         call: bool,
-    ) -> (OperandConstraint, Option<usize>) {
+    ) -> Option<(OperandConstraint, Option<usize>)> {
         let d = self.c.byte();
-        match self.constraint_from(d, pr, class, span, call) {
+        match self.constraint_from(d, pr, class, span, call)? {
             (OperandConstraint::Stack, None) if !self.cfg.stack_defs => {
-                (OperandConstraint::Any, None)
+                Some((OperandConstraint::Any, None))
             }
-            drawn => drawn,
+            drawn => Some(drawn),
         }
     }
 
@@ -290,7 +290,10 @@ impl Gen<'_, '_, '_> {
     /// drawn from the high five bits of `d` (the caller may use the low three
     /// for its own decisions; an all-zero `d` gives `any`), taking a witness
     /// register when it needs one; returns the constraint and the witness.
-    /// Falls back to `any` when no register is left.
+    /// Falls back to `any` when no register is left; with
+    /// [`Config::operands_in_registers`](crate::Config), an `any` takes a
+    /// witness register too, and `None` says no register is left (the
+    /// caller leaves the operand out).
     fn constraint_from(
         &mut self,
         d: u8,
@@ -298,12 +301,14 @@ impl Gen<'_, '_, '_> {
         class: RegClass,
         span: Span,
         call: bool,
-    ) -> (OperandConstraint, Option<usize>) {
+    ) -> Option<(OperandConstraint, Option<usize>)> {
         let ci = class.index();
-        match self.kinds[call as usize][(d >> 3) as usize] {
+        let in_regs = self.cfg.operands_in_registers;
+        let fallback = (!in_regs).then_some((OperandConstraint::Any, None));
+        Some(match self.kinds[call as usize][(d >> 3) as usize] {
             kind @ (1 | 4) => {
                 let Some(hw) = self.c.bit(pr.free(class, span, self.alloc[ci])) else {
-                    return (OperandConstraint::Any, None);
+                    return fallback;
                 };
                 pr.take(class, span, hw);
                 if kind == 4 {
@@ -319,13 +324,18 @@ impl Gen<'_, '_, '_> {
             2 => (OperandConstraint::Stack, None),
             3 => {
                 let Some(hw) = self.c.bit(pr.free(class, span, self.fixable[ci])) else {
-                    return (OperandConstraint::Any, None);
+                    return fallback;
                 };
                 pr.take(class, span, hw);
                 (OperandConstraint::FixedReg(PReg::new(hw, class)), Some(hw))
             }
+            _ if in_regs => {
+                let hw = self.c.bit(pr.free(class, span, self.alloc[ci]))?;
+                pr.take(class, span, hw);
+                (OperandConstraint::Any, Some(hw))
+            }
             _ => (OperandConstraint::Any, None),
-        }
+        })
     }
 
     fn draw_clobbers(&mut self, pr: &mut PointRegs, call: bool, some: bool) {
@@ -386,7 +396,9 @@ impl Gen<'_, '_, '_> {
         for _ in 0..n {
             let Some(v) = self.pick_value() else { break };
             let d = self.c.byte();
-            let late = self.cfg.late_uses && d & 7 == 7;
+            let clobbers = pr.clobbered.iter().any(|&m| m != 0);
+            let late =
+                self.cfg.late_uses && d & 7 == 7 && (self.cfg.in_place_with_writes || !clobbers);
             if !self.may_repeat(v, self.kinds[call as usize][(d >> 3) as usize], late) {
                 continue;
             }
@@ -396,7 +408,10 @@ impl Gen<'_, '_, '_> {
                 OperandPos::Early
             };
             let span = Span::of_kind(OperandKind::Use, pos);
-            let (constraint, witness) = self.constraint_from(d, pr, v.class(), span, call);
+            let Some((constraint, witness)) = self.constraint_from(d, pr, v.class(), span, call)
+            else {
+                continue;
+            };
             self.uses.push(UseSlot {
                 op: Operand::new(v, OperandKind::Use, pos, constraint),
                 witness,
@@ -451,10 +466,14 @@ impl Gen<'_, '_, '_> {
         for _ in 0..n {
             let d = self.c.word();
             let class = self.class_from(d as u8);
-            let v = self.new_vreg(class);
-            let early = self.cfg.early_defs && (d >> 8) & 7 == 7;
+            // Numbered once the def is drawn: vreg numbers stay dense.
+            let v = VReg::new(self.next_vreg, class);
+            let early = self.cfg.early_defs
+                && (d >> 8) & 7 == 7
+                && (self.cfg.in_place_with_writes || !self.writes_registers(pr));
             if !early && self.cfg.constraints.reuse && (d >> 11) & 3 == 3 {
                 if let Some(op) = self.reuse_def(pr, v) {
+                    self.next_vreg += 1;
                     self.defs.push((op, None));
                     continue;
                 }
@@ -465,10 +484,38 @@ impl Gen<'_, '_, '_> {
                 OperandPos::Late
             };
             let span = Span::of_kind(OperandKind::Def, pos);
-            let (constraint, witness) = self.def_constraint(pr, class, span, call);
+            let Some((constraint, witness)) = self.def_constraint(pr, class, span, call) else {
+                continue;
+            };
+            let fixed = matches!(constraint, OperandConstraint::FixedReg(_));
+            if fixed && !self.cfg.in_place_with_writes && self.in_place() {
+                continue;
+            }
+            self.next_vreg += 1;
             self.defs
                 .push((Operand::new(v, OperandKind::Def, pos, constraint), witness));
         }
+    }
+
+    /// Whether the instruction drawn so far writes registers of its own: a
+    /// clobber or a `fixed` def.
+    fn writes_registers(&self, pr: &PointRegs) -> bool {
+        pr.clobbered.iter().any(|&m| m != 0)
+            || self
+                .defs
+                .iter()
+                .any(|(d, _)| matches!(d.constraint(), OperandConstraint::FixedReg(_)))
+    }
+
+    /// Whether the instruction drawn so far has an operand an allocator may
+    /// model as modifying a register in place: a late use, an early def or
+    /// a `reuse` def.
+    fn in_place(&self) -> bool {
+        self.uses.iter().any(|u| u.op.pos() == OperandPos::Late)
+            || self.defs.iter().any(|(d, _)| {
+                d.pos() == OperandPos::Early
+                    || matches!(d.constraint(), OperandConstraint::Reuse(_))
+            })
     }
 
     /// A late def reusing an early use of its class that no other def reuses,
@@ -479,6 +526,9 @@ impl Gen<'_, '_, '_> {
         let n = self.uses.len();
         let held = self.cfg.reuse_holds_uses;
         if n == 0 || (held && self.uses.iter().any(|u| u.reused)) {
+            return None;
+        }
+        if !self.cfg.in_place_with_writes && self.writes_registers(pr) {
             return None;
         }
         if !self.cfg.repeated_uses.late_fixed && self.repeated_fixed_use() {
@@ -615,17 +665,14 @@ impl Gen<'_, '_, '_> {
             // writes can be moved at the top of each successor.
             if self.cfg.branch_defs && succs.len() >= 2 && self.c.chance(1, 16) {
                 let class = self.class();
-                let v = self.new_vreg(class);
-                let (constraint, _) = self.def_constraint(
-                    &mut pr,
-                    class,
-                    Span {
-                        early: false,
-                        late: true,
-                    },
-                    false,
-                );
-                self.defs.push((Operand::def(v, constraint), None));
+                let late = Span {
+                    early: false,
+                    late: true,
+                };
+                if let Some((constraint, _)) = self.def_constraint(&mut pr, class, late, false) {
+                    let v = self.new_vreg(class);
+                    self.defs.push((Operand::def(v, constraint), None));
+                }
             }
         }
         let opcode = if succs.is_empty() {

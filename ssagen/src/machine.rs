@@ -34,7 +34,7 @@ pub fn generate(c: &mut Choices, p: &MachineProfile) -> MachineEnv {
         let npref = n - c.int(0, n - 1);
         env.preferred[i] = (0..npref).map(|hw| PReg::new(hw, class)).collect();
         env.nonpreferred[i] = (npref..n).map(|hw| PReg::new(hw, class)).collect();
-        if p.scratch && c.chance(1, 2) {
+        if p.scratch && (c.chance(1, 2) || p.scratch_always) {
             env.scratch[i] = Some(PReg::new(n, class));
         }
         if p.fixed_stack && c.chance(1, 3) {

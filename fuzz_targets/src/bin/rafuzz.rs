@@ -215,7 +215,8 @@ enum Command {
         /// The largest size, in instructions.
         #[arg(long, value_name = "N", default_value_t = 10_000)]
         max_insts: usize,
-        /// Generator configuration: default, regalloc2, regalloc2_fastalloc.
+        /// Generator configuration: default, regalloc2, regalloc2_fastalloc,
+        /// regalloc_rs, regalloc_rs_lsra.
         #[arg(long, value_name = "P", default_value = "default")]
         profile: String,
         /// Seed of the byte stream the cases are cut from.
@@ -347,7 +348,8 @@ impl LimitArgs {
 #[derive(clap::Args, Clone, Debug, Default)]
 struct Narrow {
     /// Generate the cases of this profile (default, regalloc2,
-    /// regalloc2_fastalloc) in every target that generates cases.
+    /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra) in every target
+    /// that generates cases.
     #[arg(long, value_name = "NAME")]
     profile: Option<String>,
     /// Leave these features out of the generated cases (names as in
@@ -598,7 +600,8 @@ fn main() {
             plot,
         } => {
             let Some(config) = fuzz_targets::profile::profile(&profile) else {
-                eprintln!("no profile named `{profile}` (default, regalloc2, regalloc2_fastalloc)");
+                let names = fuzz_targets::profile::PROFILES.join(", ");
+                eprintln!("no profile named `{profile}` ({names})");
                 std::process::exit(2);
             };
             let opts = fuzz_targets::scaling::Options {

@@ -26,13 +26,7 @@ use allocator::{
 };
 use regalloc2::Algorithm;
 
-/// Whether regalloc2 says it does not take a combination, or takes it and
-/// gets it wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Limitation,
-    KnownBug,
-}
+pub use crate::refusals::Kind;
 
 /// One combination the adapter does not hand to regalloc2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -87,16 +87,18 @@ pub fn allocator_check(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result<
 /// [`ssagen::Config::regalloc2`] (fastalloc: `regalloc2_fastalloc`), the
 /// others the default generator's.
 pub fn checker_target(a: &'static dyn Allocator) -> Target {
-    let peer = a.name().starts_with("regalloc2_");
+    let peer = a.name().starts_with("regalloc");
     let config = match a.name() {
         "regalloc2_fastalloc" => ssagen::Config::regalloc2_fastalloc(),
+        "regalloc_rs_bt" => ssagen::Config::regalloc_rs(),
+        "regalloc_rs_lsra" => ssagen::Config::regalloc_rs_lsra(),
         _ if peer => ssagen::Config::regalloc2(),
         _ => ssagen::Config::default(),
     };
     Target {
         name: checker_name(a),
         description: if peer {
-            "generate (what regalloc2 takes), allocate with this allocator, then both oracles"
+            "generate (what the outside allocator takes), allocate with this allocator, then both oracles"
         } else {
             "generate, allocate with this allocator, then both oracles"
         },

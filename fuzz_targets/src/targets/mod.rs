@@ -189,11 +189,17 @@ pub fn with_case(mut f: Failure, case: &Case) -> Failure {
 /// The generator config `differential` uses for `data`, and the bytes left
 /// for it: with regalloc2 among the allocators, an input whose first byte
 /// is odd gets [`::ssagen::Config::regalloc2`] (so that regalloc2 takes
-/// part), every other input the default config, over all its bytes.
+/// part); with the `regalloc` crate, one whose first byte is 2 modulo 4
+/// gets [`::ssagen::Config::regalloc_rs_lsra`] (so that both its
+/// allocators do); every other input the default config, over all its
+/// bytes.
 pub fn differential_config(data: &[u8]) -> (::ssagen::Config, &[u8]) {
     match data.first() {
         Some(b) if cfg!(feature = "regalloc2") && b & 1 == 1 => {
             (::ssagen::Config::regalloc2(), &data[1..])
+        }
+        Some(b) if cfg!(feature = "regalloc_rs") && b & 3 == 2 => {
+            (::ssagen::Config::regalloc_rs_lsra(), &data[1..])
         }
         _ => (::ssagen::Config::default(), data),
     }

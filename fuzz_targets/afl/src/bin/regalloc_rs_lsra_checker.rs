@@ -1,0 +1,5 @@
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        fuzz_targets::run_wrapped("regalloc_rs_lsra_checker", data);
+    });
+}
