@@ -311,25 +311,20 @@ impl<'a> LoweredFunc<'a> {
             }
             return;
         }
-        let first = self.num_vregs;
-        for (&a, &p) in args.iter().zip(params) {
-            if a != p {
-                let t = self.temp(p);
-                self.insts.push(Lowered::Copy {
-                    dst: Writable::from_reg(t),
-                    src: vreg(a),
-                });
-            }
+        let mut temps: SmallVec<[(Reg, VReg); 4]> = SmallVec::new();
+        for (&a, &p) in args.iter().zip(params).filter(|(a, p)| a != p) {
+            let t = self.temp(p);
+            self.insts.push(Lowered::Copy {
+                dst: Writable::from_reg(t),
+                src: vreg(a),
+            });
+            temps.push((t, p));
         }
-        let mut t = first;
-        for (&a, &p) in args.iter().zip(params) {
-            if a != p {
-                self.insts.push(Lowered::Copy {
-                    dst: Writable::from_reg(vreg(p)),
-                    src: Reg::new_virtual(class(p.class()), t as u32),
-                });
-                t += 1;
-            }
+        for (t, p) in temps {
+            self.insts.push(Lowered::Copy {
+                dst: Writable::from_reg(vreg(p)),
+                src: t,
+            });
         }
     }
 
@@ -376,7 +371,6 @@ impl<'a> LoweredFunc<'a> {
         Self::order_copies(&mut into[start..], self.allocable, false);
     }
 
-    /// Instruction `i` with the copies before it.
     /// A fresh vreg of `v`'s class, numbered after the function's.
     fn temp(&mut self, v: VReg) -> Reg {
         self.num_vregs += 1;
