@@ -187,12 +187,7 @@ pub fn check(func: &Function, env: &MachineEnv, lsra: bool) -> Option<Exclusion>
 
 /// Reports every exclusion `func` on `env` hits, for either algorithm.
 fn find(func: &Function, env: &MachineEnv, mut hit: impl FnMut(Exclusion)) {
-    let mut used = [false; 3];
-    for i in func.insts() {
-        for op in func.inst_operands(i).iter().filter(|op| !op.is_nonalloc()) {
-            used[op.class().index()] = true;
-        }
-    }
+    let used = super::lower::classes_used(func);
     if (0..3).any(|c| used[c] && env.scratch[c].is_none()) {
         hit(Exclusion::LsraNoScratch);
     }

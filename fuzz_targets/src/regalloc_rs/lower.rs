@@ -67,6 +67,18 @@ pub struct Mention {
     pub role: Role,
 }
 
+/// Per class (by [`RegClass::index`]), whether an operand of `func` holds a
+/// value of it: the classes whose registers the crate allocates.
+pub fn classes_used(func: &Function) -> [bool; 3] {
+    let mut used = [false; 3];
+    for i in func.insts() {
+        for op in func.inst_operands(i).iter().filter(|op| !op.is_nonalloc()) {
+            used[op.class().index()] = true;
+        }
+    }
+    used
+}
+
 /// One instruction of the lowered stream, before and after allocation.
 #[derive(Clone, Debug)]
 pub enum Lowered {
@@ -130,12 +142,7 @@ impl Universe {
     /// range as the crate's `suggested_scratch` (the linear scan's); else
     /// it is listed as not allocatable.
     pub fn new(func: &Function, env: &MachineEnv, with_scratch: bool) -> Universe {
-        let mut used = [false; 3];
-        for i in func.insts() {
-            for op in func.inst_operands(i).iter().filter(|op| !op.is_nonalloc()) {
-                used[op.class().index()] = true;
-            }
-        }
+        let used = classes_used(func);
         let mut regs = Vec::new();
         let mut pregs = Vec::new();
         let mut listed = [false; 3 * (PReg::MAX_HW + 1)];
