@@ -13,6 +13,7 @@ pub mod analysis;
 pub mod backtracking;
 pub mod coloring;
 pub mod counting_sort;
+pub mod fixed_clobbered;
 pub mod fixtures;
 pub mod inst_regs;
 pub mod interface;

@@ -34,6 +34,7 @@ impl Allocator for SpillEverywhere {
     }
 
     fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        crate::fixed_clobbered::check(f)?;
         Run::new(f, env).run()
     }
 }

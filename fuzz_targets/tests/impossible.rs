@@ -1,7 +1,8 @@
 //! Valid functions no allocation exists for (more register needs at one
-//! point than registers): every allocator answers with an error, never a
-//! panic, an endless loop or an allocation; ours say `impossible` and name
-//! the instruction.
+//! point than registers, a late read of a clobbered fixed register): every
+//! allocator answers with an error, never a panic, an endless loop or an
+//! allocation; ours say `impossible` and name the instruction, the outside
+//! ones may also say `unsupported`.
 
 use allocator::AllocError;
 

@@ -64,6 +64,7 @@ impl Backtracking {
         f: &Function,
         env: &MachineEnv,
     ) -> Result<(Output, BacktrackingStats), AllocError> {
+        crate::fixed_clobbered::check(f)?;
         let masks = requirement::Masks::new(env);
         let live = liveness::compute(f, &cfg::postorder(f));
         let depth = loops::loop_depths(f);

@@ -56,6 +56,7 @@ impl Allocator for LinearScan {
     }
 
     fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        crate::fixed_clobbered::check(f)?;
         let layout = layout::Layout::new(f);
         let ranges = ranges::Ranges::new(f, &layout);
         let scanned = scan::Scan::new(f, env, &layout, &ranges)?.run()?;

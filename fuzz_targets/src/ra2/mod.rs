@@ -73,14 +73,17 @@ impl Allocator for Regalloc2 {
 }
 
 impl Regalloc2 {
-    /// Runs regalloc2 unless the case is one of its limitations, or (with
-    /// `suppress`) one of its known bugs.
+    /// Runs regalloc2 unless the case has no allocation regalloc2 may be
+    /// asked for (a late use fixed to a register its instruction clobbers,
+    /// which its interface calls illegal, src/lib.rs:1286), is one of its
+    /// limitations, or (with `suppress`) one of its known bugs.
     pub fn run_suppressing(
         &self,
         func: &Function,
         env: &MachineEnv,
         suppress: bool,
     ) -> Result<Output, AllocError> {
+        allocator::fixed_clobbered::check(func)?;
         match exclusions::check(self.algorithm, func, env) {
             Some(x) if x.kind() == Kind::Limitation => Err(AllocError::Unsupported(x.to_string())),
             Some(x) if suppress => Err(AllocError::Suppressed(x.to_string())),

@@ -90,8 +90,10 @@ impl RegallocRs {
         self.lsra
     }
 
-    /// Runs the crate unless the case is one of its limitations, or (with
-    /// `suppress`) one of its known bugs.
+    /// Runs the crate unless the case has no allocation (a late use fixed
+    /// to a register its instruction clobbers: the crate, which sees only
+    /// copies into that register, would answer with a wrong one), is one
+    /// of its limitations, or (with `suppress`) one of its known bugs.
     pub fn run_suppressing(
         &self,
         func: &Function,
@@ -99,6 +101,7 @@ impl RegallocRs {
         suppress: bool,
         own_checker: bool,
     ) -> Result<Output, AllocError> {
+        allocator::fixed_clobbered::check(func)?;
         match exclusions::check(func, env, self.lsra) {
             Some(x) if x.kind() == Kind::Limitation => Err(AllocError::Unsupported(x.to_string())),
             Some(x) if suppress => Err(AllocError::Suppressed(x.to_string())),
