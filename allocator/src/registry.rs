@@ -27,3 +27,32 @@ pub fn allocator_by_name(name: &str) -> Option<&'static dyn Allocator> {
         .chain(variants())
         .find(|a| a.name() == name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command line and the reproducers name allocators: each name is
+    /// found, and finds that allocator.
+    #[test]
+    fn every_allocator_and_variant_is_found_by_its_own_name() {
+        let names: Vec<&str> = allocators()
+            .into_iter()
+            .chain(variants())
+            .map(|a| a.name())
+            .collect();
+        for name in &names {
+            assert_eq!(allocator_by_name(name).map(|a| a.name()), Some(*name));
+        }
+        assert_eq!(
+            names,
+            [
+                "spill_everywhere",
+                "linear_scan",
+                "backtracking",
+                "coloring",
+                "coloring_nosplit"
+            ]
+        );
+    }
+}

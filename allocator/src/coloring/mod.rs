@@ -88,12 +88,13 @@ impl Coloring {
         env: &MachineEnv,
         passive_splitting: bool,
     ) -> Result<(Output, ColoringStats), AllocError> {
+        crate::fixed_clobbered::check(f)?;
         let facts = facts::Facts::new(f);
         let points = passive_splitting.then(|| points::Points::new(f, &facts));
         let mut stats = ColoringStats::default();
         // The vregs spilled by earlier rounds: a group holding one lives on
-        // the stack. Every round spills at least one more, so there are at
-        // most as many rounds as vregs, over both graphs.
+        // the stack. Every round that does not finish spills at least one
+        // more, so one round per vreg and a last one always suffice.
         let mut forced = vec![false; f.num_vregs()];
         let first = graph::build(f, env, &facts, graph::Coalescing::Aggressive);
         let rounds = Rounds {
@@ -102,13 +103,13 @@ impl Coloring {
             facts: &facts,
             points: points.as_ref(),
         };
-        if let Some(out) = rounds.run(&first, &mut forced, &mut stats, 1)? {
+        if let Some(out) = rounds.run(&first, &mut forced, &mut stats, 0)? {
             return Ok(out);
         }
         // A round spilled: the later rounds colour a graph coalesced
         // conservatively, so that no merge makes a group uncolourable.
         let later = graph::build(f, env, &facts, graph::Coalescing::Conservative);
-        if let Some(out) = rounds.run(&later, &mut forced, &mut stats, f.num_vregs() + 1)? {
+        if let Some(out) = rounds.run(&later, &mut forced, &mut stats, f.num_vregs())? {
             return Ok(out);
         }
         Err(AllocError::Impossible(
@@ -126,21 +127,22 @@ struct Rounds<'a> {
 }
 
 impl Rounds<'_> {
-    /// Up to `limit` rounds on `g`: colour, assign, and either finish or
-    /// spill the victims (all their vregs, into `forced`) and go again.
+    /// One round on `g` and up to `more` after it: colour, assign, and
+    /// either finish or spill the victims (all their vregs, into `forced`)
+    /// and go again.
     fn run(
         &self,
         g: &graph::Graph,
         forced: &mut [bool],
         stats: &mut ColoringStats,
-        limit: usize,
+        more: usize,
     ) -> Result<Option<(Output, ColoringStats)>, AllocError> {
         let f = self.f;
         let mut splitter = self
             .points
             .map(|p| split::Splitter::new(f, g, p, self.facts));
         let mut on_stack = vec![false; g.n];
-        for _ in 0..limit {
+        for _ in 0..=more {
             stats.rounds += 1;
             on_stack.fill(false);
             for v in 0..g.n {
