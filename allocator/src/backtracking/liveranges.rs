@@ -165,13 +165,7 @@ pub fn build(
         for r in entry_records(edges, f, b) {
             recs.push((r, weight(d, &r, false)));
         }
-        for p in f.block_params(b) {
-            let v = p.index();
-            if open[v] != CLOSED {
-                raw.push((v as u32, start, open[v]));
-                open[v] = CLOSED;
-            }
-        }
+        // What is still open (block parameters among it) starts here.
         for &v in &open_list {
             if open[v as usize] != CLOSED {
                 raw.push((v, start, open[v as usize]));
@@ -251,4 +245,34 @@ pub fn build(
         value_start,
         extents,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::index::{PReg, RegClass};
+
+    #[test]
+    fn use_weights_by_requirement_and_loop_depth() {
+        let p0 = PReg::new(0, RegClass::Int);
+        let w = |depth, req, is_def| {
+            let rec = Record {
+                value: 0,
+                point: 0,
+                slot: 0,
+                req,
+            };
+            weight(depth, &rec, is_def)
+        };
+        assert_eq!(w(0, Req::Regs(3), false), 1000);
+        assert_eq!(w(0, Req::Regs(3), true), 1500);
+        assert_eq!(w(0, Req::Fixed(p0), false), 1500);
+        assert_eq!(w(0, Req::Pinned(p0), true), 2000);
+        assert_eq!(w(0, Req::Any, false), ANY_WEIGHT);
+        assert_eq!(w(0, Req::Stack, true), 0);
+        assert_eq!(w(0, Req::Top, false), 0);
+        assert_eq!(w(1, Req::Regs(3), false), 4000);
+        assert_eq!(w(2, Req::Any, false), 16 * ANY_WEIGHT);
+        assert_eq!(w(9, Req::Regs(3), false), 1000 << 10);
+    }
 }

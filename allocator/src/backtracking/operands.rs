@@ -17,10 +17,10 @@
 //!   needed up to the boundary before the instruction, so when it dies
 //!   there it may share the def's location and the move disappears.
 //! - **Reads that cannot stay.** A read that needs a register, by a value
-//!   that lives on past the instruction, is a copy when the instruction
-//!   writes or clobbers every register it accepts, or when the exact search
-//!   of [`crate::inst_regs`] finds that the instruction's register operands
-//!   do not fit if such reads keep their registers through the late point.
+//!   that lives on past the instruction, is a copy when the exact search of
+//!   [`crate::inst_regs`] finds that the instruction's register operands do
+//!   not fit if such reads keep their registers through the late point (as
+//!   when the instruction writes or clobbers every register one accepts).
 //! - **Early defs** occupy their location through the late point.
 //!
 //! Clobbers and `nonalloc` registers become reservations, which nothing
@@ -113,9 +113,6 @@ pub fn plan_inst(
         clob[r.class().index()] |= 1 << r.hw();
         rw.reservations.push((r, l(i), l(i) + 1));
     }
-    // Registers written by fixed defs: a value read there and live on
-    // would be overwritten.
-    let mut written = clob;
     for (d, op) in ops.iter().enumerate() {
         match op.constraint() {
             OperandConstraint::Reuse(k) => {
@@ -125,12 +122,6 @@ pub fn plan_inst(
                     )));
                 }
                 out.reused_by[k] = d as u32;
-                if let OperandConstraint::FixedReg(r) = ops[k].constraint() {
-                    written[r.class().index()] |= 1 << r.hw();
-                }
-            }
-            OperandConstraint::FixedReg(r) if op.is_def() => {
-                written[r.class().index()] |= 1 << r.hw();
             }
             OperandConstraint::NonAlloc(r) => rw.reservations.push((r, e(i), l(i) + 1)),
             _ => {}
@@ -211,7 +202,9 @@ pub fn plan_inst(
         }
     }
     // Per class: do the register operands still fit when the reads of
-    // values that live on keep their register through the late point?
+    // values that live on keep their register through the late point? (A
+    // read fixed to a register the instruction clobbers or a def writes
+    // does not: its register is taken at the late point.)
     let mut fits = [true; 3];
     for (c, fit) in fits.iter_mut().enumerate() {
         let keeps = out.uses[first_group..].iter().any(|g| {
@@ -259,26 +252,19 @@ pub fn plan_inst(
     }
     // Groups after a value's first become copy values, and so does a first
     // group that cannot stay in its register past the instruction.
-    let mut k = first_group;
-    while k < out.uses.len() {
+    for k in first_group..out.uses.len() {
         let g = out.uses[k];
         if g.slot == GHOST {
-            k += 1;
             continue;
         }
         let first = !out.uses[first_group..k]
             .iter()
             .any(|o| o.value == g.value && o.slot != GHOST);
-        let c = values.class[g.value as usize].index();
         let stuck = g.point == e(i)
             && live_after(g.value)
-            && match g.req {
-                Req::Fixed(r) | Req::Pinned(r) => written[c] & (1 << r.hw()) != 0 || !fits[c],
-                Req::Regs(mask) => mask & !written[c] == 0 || !fits[c],
-                _ => false,
-            };
+            && g.req.needs_reg()
+            && !fits[values.class[g.value as usize].index()];
         if first && !stuck {
-            k += 1;
             continue;
         }
         let c = values.class.len() as u32;
@@ -292,7 +278,6 @@ pub fn plan_inst(
             slot: GHOST,
             req: Req::Top,
         };
-        k += 1;
     }
     Ok(())
 }
@@ -385,4 +370,255 @@ pub fn infeasible_inst(f: &Function, masks: &Masks) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_and_validate;
+
+    /// `function` on a machine with int registers `ints`, one float and one
+    /// vector register.
+    fn case(ints: &str, function: &str) -> crate::ir::case::Case {
+        let src = format!(
+            "{}{function}",
+            crate::fixtures::machine([ints, "p0f", "p0v"])
+        );
+        parse_and_validate(src.as_bytes()).unwrap().0
+    }
+
+    fn point(i: Inst, p: Point) -> &'static str {
+        match p {
+            p if p == m(i) => "M",
+            p if p == e(i) => "E",
+            p if p == l(i) => "L",
+            _ => "?",
+        }
+    }
+
+    fn req(r: Req) -> String {
+        match r {
+            Req::Regs(m) => format!("regs{m:#b}"),
+            Req::Fixed(r) => format!("fixed {r}"),
+            Req::Pinned(r) => format!("pinned {r}"),
+            other => format!("{other:?}").to_lowercase(),
+        }
+    }
+
+    fn record(i: Inst, r: &Record) -> String {
+        let slot = match r.slot {
+            GHOST => "ghost".to_string(),
+            s => format!("op{s}"),
+        };
+        format!("v{}@{} {} {slot}", r.value, point(i, r.point), req(r.req))
+    }
+
+    /// One line per record and rewrite of instruction `i`.
+    fn lines(i: Inst, out: &InstRecords, rw: &Rewrites) -> Vec<String> {
+        let mut s = Vec::new();
+        s.extend(out.defs.iter().map(|r| format!("def {}", record(i, r))));
+        s.extend(out.uses.iter().map(|r| format!("use {}", record(i, r))));
+        for (c, from, r) in &out.copies {
+            s.push(format!("copy v{c} of v{from}: {}", record(i, r)));
+        }
+        s.extend(rw.aliases.iter().map(|(a, b)| format!("alias op{a} op{b}")));
+        for u in &rw.reuses {
+            s.push(format!(
+                "reuse op{} v{} by op{} v{}",
+                u.input_slot, u.input, u.def_slot, u.def
+            ));
+        }
+        for (r, from, to) in &rw.reservations {
+            s.push(format!(
+                "reserve {r} {}..{}+1",
+                point(i, *from),
+                point(i, to - 1)
+            ));
+        }
+        s
+    }
+
+    /// The records of instruction 1 of `function`, with the vregs `live`
+    /// live after it.
+    fn plan(ints: &str, function: &str, live: &[u32]) -> Vec<String> {
+        let case = case(ints, function);
+        let f = &case.func;
+        let masks = Masks::new(&case.machine);
+        let mut values = Values {
+            class: vec![RegClass::Int; f.num_vregs()],
+        };
+        let mut out = InstRecords::default();
+        let mut rw = Rewrites::default();
+        let i = Inst::new(1);
+        let live_after = |v| live.contains(&v);
+        match plan_inst(f, i, &masks, live_after, &mut values, &mut out, &mut rw) {
+            Ok(()) => lines(i, &out, &rw),
+            Err(e) => vec![format!("error: {e}")],
+        }
+    }
+
+    /// A function whose inst1 is `inst1`, reading the vregs inst0 defines
+    /// and defining v2 and v3 where it says so.
+    fn with_inst1(inst1: &str) -> String {
+        format!(
+            "function
+  block0:
+    inst0: op def:v0i:any def:v1i:any
+    inst1: {inst1}
+    inst2: ret
+end
+"
+        )
+    }
+
+    #[test]
+    fn clobbers_and_nonalloc_registers_are_reserved() {
+        let f = with_inst1("op use:v0i:reg use:v1i:any nonalloc(p63i) clobbers(p1i)");
+        assert_eq!(
+            plan("p0i-p1i", &f, &[]),
+            [
+                "use v0@E regs0b11 op2",
+                "use v1@E any op3",
+                "reserve p1i L..L+1",
+                "reserve p63i E..L+1",
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_of_one_value_share_where_their_requirements_meet() {
+        let f = with_inst1(
+            "op use:v0i:reg use:v0i:any use:v1i:any use:v1i:stack:late \
+             use:v0i:fixed(p1i) use:v1i:reg:late use:v0i:fixed(p0i)",
+        );
+        assert_eq!(
+            plan("p0i-p1i", &f, &[]),
+            [
+                "use v0@E fixed p1i op2",
+                "use v1@L stack op4",
+                "use v1@M top ghost",
+                "use v0@M top ghost",
+                "copy v2 of v1: v2@L regs0b11 op7",
+                "copy v3 of v0: v3@E fixed p0i op8",
+                "alias op3 op2",
+                "alias op5 op4",
+                "alias op6 op2",
+            ]
+        );
+    }
+
+    #[test]
+    fn reused_input_is_read_by_a_move() {
+        let f = with_inst1("op use:v0i:limit(1) def:v2i:reuse(0)");
+        assert_eq!(
+            plan("p0i-p1i", &f, &[2]),
+            [
+                "def v2@E regs0b1 op3",
+                "use v0@M top ghost",
+                "reuse op2 v0 by op3 v2",
+            ]
+        );
+    }
+
+    /// A read of a value that lives on keeps its register through the late
+    /// point when the instruction's register operands still fit.
+    #[test]
+    fn reads_stay_where_the_operands_fit() {
+        // v0i in p1i, the fixed def in p0i (and so with p1i: `>>` would
+        // empty its candidates).
+        for def in ["def:v2i:fixed(p0i)", "def:v2i:fixed(p1i)"] {
+            let f = with_inst1(&format!("op use:v0i:reg {def}"));
+            let got = plan("p0i-p1i", &f, &[0]);
+            assert!(!got.iter().any(|l| l.starts_with("copy")), "{def}: {got:?}");
+        }
+        // An `any` def needs no register: v0i keeps the only one.
+        let f = with_inst1("op use:v0i:reg def:v2i:any");
+        assert_eq!(
+            plan("p0i", &f, &[0]),
+            ["def v2@L any op3", "use v0@E regs0b1 op2"]
+        );
+        // v1i dies early: the late def takes its register.
+        let f = with_inst1("op use:v0i:reg use:v1i:reg def:v2i:reg");
+        let got = plan("p0i-p1i", &f, &[0]);
+        assert!(!got.iter().any(|l| l.starts_with("copy")), "{got:?}");
+    }
+
+    #[test]
+    fn reads_that_cannot_stay_are_copies() {
+        // Its register is clobbered, or written by a def, or every register
+        // is needed at the late point.
+        for (inst1, ints) in [
+            ("op use:v0i:fixed(p1i) clobbers(p1i)", "p0i-p1i"),
+            ("op use:v0i:fixed(p1i) def:v2i:fixed(p1i)", "p0i-p1i"),
+            ("op use:v0i:reg def:v2i:reg", "p0i"),
+        ] {
+            let f = with_inst1(inst1);
+            let got = plan(ints, &f, &[0]);
+            assert!(
+                got.iter()
+                    .any(|l| l.starts_with("copy v") && l.contains(" of v0: ")),
+                "{inst1}: {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn edge_branch_records_only_keep_values_live() {
+        let src = "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: branch use:v0i:reg def:v1i:reg nonalloc(p63i) clobbers(p0i) -> block1(), block2()
+  block1:
+    inst2: ret use:v1i:reg
+  block2:
+    inst3: ret
+end
+";
+        let case = case("p0i-p1i", src);
+        let mut out = InstRecords::default();
+        let mut rw = Rewrites::default();
+        let i = Inst::new(1);
+        plan_edge_branch(&case.func, i, &mut out, &mut rw);
+        assert_eq!(
+            lines(i, &out, &rw),
+            [
+                "def v1@L top ghost",
+                "use v0@E top ghost",
+                "reserve p0i L..L+1",
+                "reserve p63i E..L+1",
+            ]
+        );
+    }
+
+    #[test]
+    fn infeasible_instructions_are_named() {
+        let infeasible = |ints: &str, inst1: &str| {
+            let case = case(ints, &with_inst1(inst1));
+            infeasible_inst(&case.func, &Masks::new(&case.machine))
+        };
+        let no = "inst1: its int operands cannot all get registers at once";
+        for (ints, inst1) in [
+            ("p0i", "op use:v0i:reg use:v1i:reg"),
+            ("p1i", "op use:v0i:reg:late clobbers(p1i)"),
+            ("p0i-p1i", "op use:v0i:fixed(p0i):late clobbers(p0i)"),
+            (
+                "p0i-p1i",
+                "op use:v0i:limit(2):late use:v1i:fixed(p0i):late def:v2i:reg",
+            ),
+        ] {
+            assert_eq!(infeasible(ints, inst1).as_deref(), Some(no), "{inst1}");
+        }
+        for (ints, inst1) in [
+            ("p0i-p1i", "op use:v0i:reg use:v1i:fixed(p1i)"),
+            ("p0i-p1i", "op use:v0i:reg clobbers(p0i, p1i)"),
+            (
+                "p0i-p1i",
+                "op use:v0i:reg use:v1i:reg def:v2f:reg def:v3v:reg",
+            ),
+            ("p0i", "op use:v0i:reg def:v2i:reuse(0) nonalloc(p63i)"),
+            ("p0i", "op use:v0i:any use:v1i:stack def:v2i:any"),
+        ] {
+            assert_eq!(infeasible(ints, inst1), None, "{inst1}");
+        }
+    }
 }
