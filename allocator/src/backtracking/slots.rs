@@ -8,7 +8,6 @@
 
 use super::bundles::SpillSet;
 use super::points::Point;
-use std::collections::BTreeMap;
 
 /// Slots probed before a new one is opened.
 const PROBES: usize = 10;
@@ -20,10 +19,15 @@ pub struct Slots {
     pub count: u32,
 }
 
-fn fits(map: &BTreeMap<Point, Point>, from: Point, to: Point) -> bool {
-    map.range(..to)
-        .next_back()
-        .is_none_or(|(_, &end)| end <= from)
+/// The ranges a slot holds, `(start, end)` sorted by start; they never
+/// overlap, so their ends are sorted too.
+type SlotMap = Vec<(Point, Point)>;
+
+/// Whether `[from, to)` is free in `map`: the last range starting before
+/// `to` ends by `from`.
+fn fits(map: &SlotMap, from: Point, to: Point) -> bool {
+    let k = map.partition_point(|x| x.0 < to);
+    k == 0 || map[k - 1].1 <= from
 }
 
 /// Assigns slots. `extents(v)` lists the ranges of value `v` as built.
@@ -31,7 +35,7 @@ pub fn assign<'a>(spillsets: &[SpillSet], extents: impl Fn(u32) -> &'a [(Point, 
     let mut of_spillset = vec![u32::MAX; spillsets.len()];
     // Per class: the slots in probing order (front first).
     let mut lists: [std::collections::VecDeque<u32>; 3] = Default::default();
-    let mut maps: Vec<BTreeMap<Point, Point>> = Vec::new();
+    let mut maps: Vec<SlotMap> = Vec::new();
     let mut want: Vec<(Point, Point)> = Vec::new();
     for (s, ss) in spillsets.iter().enumerate() {
         if !ss.needed {
@@ -54,14 +58,16 @@ pub fn assign<'a>(spillsets: &[SpillSet], extents: impl Fn(u32) -> &'a [(Point, 
                 slot
             }
             None => {
-                maps.push(BTreeMap::new());
+                maps.push(SlotMap::new());
                 let slot = maps.len() as u32 - 1;
                 list.push_back(slot);
                 slot
             }
         };
+        let map = &mut maps[slot as usize];
         for &(f, t) in &want {
-            maps[slot as usize].insert(f, t);
+            let k = map.partition_point(|x| x.0 < f);
+            map.insert(k, (f, t));
         }
         of_spillset[s] = slot;
     }
