@@ -155,6 +155,16 @@ impl Homes {
     }
 }
 
+/// For a branch into a join, whose edge moves run before it: the join's
+/// first instruction and its parameters, which those moves write. A branch
+/// with several successors never jumps to a join (that edge would be
+/// critical) except to the entry block, which has no parameters.
+fn join_params(f: &Function, i: Inst) -> Option<(Inst, &[VReg])> {
+    let s = *f.block_succs(f.block_of(i)).first()?;
+    (f.is_branch(i) && effective_preds(f, s) > 1)
+        .then(|| (f.block_insts(s).first(), f.block_params(s)))
+}
+
 struct Run<'a> {
     f: &'a Function,
     env: &'a MachineEnv,
@@ -340,16 +350,9 @@ impl Run<'_> {
         }
         // Edge moves into a join run before this branch, after its loads:
         // the parameters they write may not be where it reads.
-        let succs = f.block_succs(f.block_of(i));
-        let mut overwritten: Vec<Allocation> = Vec::new();
-        if f.is_branch(i) && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
-            let first = f.block_insts(succs[0]).first();
-            overwritten.extend(
-                f.block_params(succs[0])
-                    .iter()
-                    .map(|&p| self.home(p, first)),
-            );
-        }
+        let overwritten: Vec<Allocation> = join_params(f, i)
+            .map(|(first, params)| params.iter().map(|&p| self.home(p, first)).collect())
+            .unwrap_or_default();
         // Which operands read or write their group's home itself.
         let fits: Vec<bool> = (0..ops.len())
             .map(|k| self.fits(i, k, live, &clobbered, &overwritten))
@@ -568,14 +571,7 @@ impl Run<'_> {
         let g = self.g;
         // Present values, and the parameters edge moves write before a
         // branch into a join.
-        let f = self.f;
-        let succs = f.block_succs(f.block_of(i));
-        let params: &[VReg] =
-            if f.is_branch(i) && succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
-                f.block_params(succs[0])
-            } else {
-                &[]
-            };
+        let params = join_params(self.f, i).map_or(&[][..], |(_, params)| params);
         let best = members(&present)
             .chain(params.iter().map(|p| p.index()))
             .map(|v| g.find(v))
@@ -782,11 +778,11 @@ end
     #[test]
     fn fixed_stack_operands_are_copied_through() {
         // p32i and p33i stand for stack locations: the use is copied in
-        // from v0i's home, the def out to v1i's.
+        // from v0i's home, the def out to v1i's; p63i is named as it is.
         let f = "function
   block0:
     inst0: op def:v0i:reg
-    inst1: op use:v0i:fixed(p32i) def:v1i:fixed(p33i)
+    inst1: op use:v0i:fixed(p32i) def:v1i:fixed(p33i) nonalloc(p63i)
     inst2: op use:v1i:reg
     inst3: ret
 end
@@ -803,7 +799,7 @@ end
                 spillslots 0
                 inst0: p0i
                 edit before inst1: p0i -> p32i
-                inst1: p32i p33i
+                inst1: p32i p33i p63i
                 edit after inst1: p33i -> p1i
                 inst2: p1i
                 end
@@ -1143,20 +1139,21 @@ end
 
     #[test]
     fn branch_into_a_join_reads_apart_from_the_parameters_it_writes() {
-        // The edge move into block3 writes v2i's p1i before inst2, after
-        // inst2's loads: v3i (on the stack) may take neither p1i nor the
-        // registers v0i and v1i hold.
+        // The edge move into block3 writes v2i's p1i before inst3, after
+        // inst3's loads: v3i (on the stack) may take neither p1i nor the
+        // registers v0i and v1i hold. At inst2, before the branch, it may.
         let f = "function
   block0:
     inst0: op def:v0i:reg def:v1i:reg def:v3i:reg
     inst1: branch -> block1(), block2()
   block1:
-    inst2: branch use:v0i:reg use:v3i:reg -> block3(v1i)
+    inst2: op use:v3i:reg
+    inst3: branch use:v0i:reg use:v3i:reg -> block3(v1i)
   block2:
-    inst3: branch -> block3(v1i)
+    inst4: branch -> block3(v1i)
   block3(v2i):
-    inst4: op use:v2i:reg use:v1i:reg
-    inst5: ret
+    inst5: op use:v2i:reg use:v1i:reg
+    inst6: ret
 end
 ";
         let homes = [(0, R0), (1, R2), (2, R1)];
@@ -1167,13 +1164,22 @@ end
                 spillslots 1
                 inst0: p0i p2i p1i
                 edit after inst0: p1i -> stack0
-                edit before inst2: stack0 -> p3i
-                edit before inst2: p2i -> p1i
-                inst2: p0i p3i
+                edit before inst2: stack0 -> p1i
+                inst2: p1i
+                edit before inst3: stack0 -> p3i
                 edit before inst3: p2i -> p1i
-                inst4: p1i p2i
+                inst3: p0i p3i
+                edit before inst4: p2i -> p1i
+                inst5: p1i p2i
                 end
             ",
+        );
+        // With v3i fixed to p1i at inst3, only v2i, in p1i, can make room:
+        // it is the victim.
+        let fixed = f.replace("use:v3i:reg ->", "use:v3i:fixed(p1i) ->");
+        expect(
+            assign_with(ints("p0i-p3i"), &fixed, &homes, &[]),
+            "spill [2]",
         );
         // Into a block with one predecessor the edge moves run after the
         // branch: v0i reads its home, which v2i takes after.
