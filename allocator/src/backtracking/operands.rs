@@ -508,6 +508,21 @@ end
     }
 
     #[test]
+    fn defs_are_recorded_at_their_points() {
+        let f = with_inst1("op def:v2i:reg:early def:v3i:any use:v0i:reg def:v4i:reuse(2)");
+        assert_eq!(
+            plan("p0i-p2i", &f, &[2, 3, 4]),
+            [
+                "def v2@E regs0b111 op2",
+                "def v3@L any op3",
+                "def v4@E regs0b111 op5",
+                "use v0@M top ghost",
+                "reuse op4 v0 by op5 v4",
+            ]
+        );
+    }
+
+    #[test]
     fn reused_input_is_read_by_a_move() {
         let f = with_inst1("op use:v0i:limit(1) def:v2i:reuse(0)");
         assert_eq!(
