@@ -254,7 +254,21 @@ fn edge_moves(
             }
         }
     }
-    halves.sort_unstable_by_key(|h| h.0);
+    // By edge (a counting sort), then each edge's few halves by value and
+    // kind.
+    let (mut start, mut sorted) = (Vec::new(), Vec::new());
+    counting_sort(
+        n as usize,
+        halves.len(),
+        |k| Some((halves[k].0 >> 33) as usize),
+        |k| halves[k],
+        &mut start,
+        &mut sorted,
+    );
+    for w in start.windows(2) {
+        sorted[w[0] as usize..w[1] as usize].sort_unstable_by_key(|h| h.0);
+    }
+    let halves = sorted;
     // The edge of each id, for placing its moves.
     let mut edge_of = Vec::with_capacity(n as usize);
     for b in f.blocks() {

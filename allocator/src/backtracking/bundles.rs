@@ -36,6 +36,10 @@ pub struct Bundle {
     pub hint: Option<PReg>,
     /// Spill weight, as of the bundle's last queueing.
     pub weight: u32,
+    /// The meet of its uses' requirements and, when that is `Conflict`,
+    /// the point of the use that made it so, as of its last queueing (a
+    /// bundle's ranges change only by a split, which queues both halves).
+    pub req: (Req, Point),
 }
 
 /// The pieces of one original bundle: they share a spill slot and a hint.
@@ -108,6 +112,7 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
             spillset: NONE,
             hint: None,
             weight: 0,
+            req: (Req::Top, 0),
         });
         members.push(vec![v as u32]);
     }

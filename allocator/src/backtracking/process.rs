@@ -145,17 +145,38 @@ impl Loop<'_> {
         &self.uses[a as usize..b as usize]
     }
 
-    /// Queues bundle `k` and caches its weight, which eviction decisions
-    /// read.
+    /// Queues bundle `k` by its length and caches its requirement and its
+    /// weight, which eviction decisions read; one pass over its uses.
     fn enqueue(&mut self, k: u32) {
-        if self.bundles[k as usize].ranges.is_empty() {
+        let b = &self.bundles[k as usize];
+        if b.ranges.is_empty() {
             return;
         }
-        let (req, _) = self.requirement(k);
-        self.bundles[k as usize].weight = self.weight(k, req);
-        let b = &self.bundles[k as usize];
-        let prio: u32 = b.ranges.iter().map(|&(f, t, _)| t - f).sum();
-        self.queue.push((prio, k));
+        let (mut req, mut at) = (Req::Top, 0);
+        let (mut sum, mut len) = (0u64, 0u32);
+        for &(f, t, x) in &b.ranges {
+            len += t - f;
+            for u in self.uses_of(x) {
+                sum += u64::from(u.weight);
+                if req != Req::Conflict {
+                    req = req.meet(u.req);
+                    if req == Req::Conflict {
+                        at = u.point;
+                    }
+                }
+            }
+        }
+        // A minimal bundle that a slot would do for never needs to evict:
+        // it weighs what its uses weigh.
+        let weight = if self.minimal(k) && req.needs_reg() {
+            MINIMAL + 64 - self.choices(k, req)
+        } else {
+            (sum * 3 / (u64::from(len) + 3)).min(MAX_NORMAL) as u32
+        };
+        let b = &mut self.bundles[k as usize];
+        b.req = (req, at);
+        b.weight = weight;
+        self.queue.push((len, k));
     }
 
     /// No split point lies strictly inside the bundle: it is one range
@@ -174,41 +195,6 @@ impl Loop<'_> {
             _ => from + 2,
         };
         next_e >= to
-    }
-
-    /// The meet of every use's requirement and, when that is `Conflict`, the
-    /// point of the use that made it so.
-    fn requirement(&self, k: u32) -> (Req, Point) {
-        let mut acc = Req::Top;
-        for &(_, _, x) in &self.bundles[k as usize].ranges {
-            for u in self.uses_of(x) {
-                acc = acc.meet(u.req);
-                if acc == Req::Conflict {
-                    return (acc, u.point);
-                }
-            }
-        }
-        (acc, 0)
-    }
-
-    fn weight(&self, k: u32, req: Req) -> u32 {
-        // A minimal bundle that a slot would do for never needs to evict:
-        // it weighs what its uses weigh.
-        if self.minimal(k) && req.needs_reg() {
-            return MINIMAL + 64 - self.choices(k, req);
-        }
-        let b = &self.bundles[k as usize];
-        let mut sum = 0u64;
-        let mut len = 0u64;
-        for &(f, t, x) in &b.ranges {
-            len += u64::from(t - f);
-            sum += self
-                .uses_of(x)
-                .iter()
-                .map(|u| u64::from(u.weight))
-                .sum::<u64>();
-        }
-        (sum * 3 / (len + 3)).min(MAX_NORMAL) as u32
     }
 
     /// How many registers bundle `k` may take that no reservation
@@ -244,7 +230,7 @@ impl Loop<'_> {
     }
 
     fn process(&mut self, k: u32) -> Result<(), AllocError> {
-        let (req, at) = self.requirement(k);
+        let (req, at) = self.bundles[k as usize].req;
         match req {
             Req::Conflict => {
                 let q = self.split_point(k, at);
@@ -357,7 +343,7 @@ impl Loop<'_> {
     fn holders_can_move(&mut self, r: PReg) -> bool {
         let holders = self.conflicts.clone();
         holders.iter().all(|&o| {
-            let (req, _) = self.requirement(o);
+            let (req, _) = self.bundles[o as usize].req;
             let mut alts = Vec::new();
             self.candidates(o, req, &mut alts);
             alts.into_iter().any(|alt| alt != r && self.is_free(o, alt))
@@ -557,6 +543,7 @@ impl Loop<'_> {
             spillset: ss,
             hint: None,
             weight: 0,
+            req: (Req::Top, 0),
         });
         self.spillsets[ss as usize].spill_bundle = sb;
         self.spilled.push(sb);
@@ -685,6 +672,7 @@ impl Loop<'_> {
             spillset: ss,
             hint,
             weight: 0,
+            req: (Req::Top, 0),
         });
         self.enqueue(k);
         self.enqueue(nk);
