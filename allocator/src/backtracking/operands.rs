@@ -620,6 +620,7 @@ end
                 "p0i-p1i",
                 "op use:v0i:limit(2):late use:v1i:fixed(p0i):late def:v2i:reg",
             ),
+            ("p0i", "op use:v0i:limit(1) def:v2i:reg:early"),
         ] {
             assert_eq!(infeasible(ints, inst1).as_deref(), Some(no), "{inst1}");
         }
@@ -632,6 +633,7 @@ end
             ),
             ("p0i", "op use:v0i:reg def:v2i:reuse(0) nonalloc(p63i)"),
             ("p0i", "op use:v0i:any use:v1i:stack def:v2i:any"),
+            ("p0i", "op use:v0i:limit(1) def:v2i:reg"),
         ] {
             assert_eq!(infeasible(ints, inst1), None, "{inst1}");
         }
