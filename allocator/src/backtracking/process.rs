@@ -84,33 +84,7 @@ pub fn run(
     env: &MachineEnv,
     reservations: &[(PReg, Point, Point)],
 ) -> Result<Allocated, AllocError> {
-    let mut maps = RegMaps::new();
-    for &(reg, from, to) in reservations {
-        maps.reserve(reg, from, to);
-    }
-    let mut order: [Vec<PReg>; 3] = Default::default();
-    let mut npreferred = [0; 3];
-    for c in RegClass::ALL {
-        order[c.index()] = env.allocatable(c).collect();
-        npreferred[c.index()] = env.preferred[c.index()].len();
-    }
-    let mut l = Loop {
-        uses,
-        ranges,
-        bundles: b.bundles,
-        spillsets: b.spillsets,
-        range_bundle: b.range_bundle,
-        maps,
-        queue: BinaryHeap::new(),
-        spilled: Vec::new(),
-        order,
-        npreferred,
-        conflicts: Vec::new(),
-        cand: Vec::new(),
-        to_spill: Vec::new(),
-        forced: 0x9e37_79b9_7f4a_7c15,
-        stats: LoopStats::default(),
-    };
+    let mut l = Loop::new(ranges, uses, b, env, reservations);
     for k in 0..l.bundles.len() {
         l.enqueue(k as u32);
     }
@@ -139,7 +113,45 @@ pub fn run(
     })
 }
 
-impl Loop<'_> {
+impl<'a> Loop<'a> {
+    /// The loop's state before any bundle is queued: the register maps
+    /// with the reservations made, the registers to probe per class.
+    fn new(
+        ranges: Vec<LiveRange>,
+        uses: &'a [Use],
+        b: Bundles,
+        env: &MachineEnv,
+        reservations: &[(PReg, Point, Point)],
+    ) -> Loop<'a> {
+        let mut maps = RegMaps::new();
+        for &(reg, from, to) in reservations {
+            maps.reserve(reg, from, to);
+        }
+        let mut order: [Vec<PReg>; 3] = Default::default();
+        let mut npreferred = [0; 3];
+        for c in RegClass::ALL {
+            order[c.index()] = env.allocatable(c).collect();
+            npreferred[c.index()] = env.preferred[c.index()].len();
+        }
+        Loop {
+            uses,
+            ranges,
+            bundles: b.bundles,
+            spillsets: b.spillsets,
+            range_bundle: b.range_bundle,
+            maps,
+            queue: BinaryHeap::new(),
+            spilled: Vec::new(),
+            order,
+            npreferred,
+            conflicts: Vec::new(),
+            cand: Vec::new(),
+            to_spill: Vec::new(),
+            forced: 0x9e37_79b9_7f4a_7c15,
+            stats: LoopStats::default(),
+        }
+    }
+
     fn uses_of(&self, range: u32) -> &[Use] {
         let (a, b) = self.ranges[range as usize].uses;
         &self.uses[a as usize..b as usize]
@@ -705,5 +717,153 @@ impl Loop<'_> {
             .bundles
             .iter()
             .all(|b| b.ranges.is_empty() || b.home != Home::None));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backtracking::points::{e, l, m};
+    use crate::ir::index::Inst;
+
+    fn int(hw: usize) -> PReg {
+        PReg::new(hw, RegClass::Int)
+    }
+
+    /// A loop over one int spill set whose bundles hold the ranges given
+    /// (each `(from, to)` a range of value 0 with the uses in `uses` that
+    /// fall inside it), on int registers `ints`, with `reserved` made.
+    fn with_loop(
+        ints: &str,
+        bundles: &[&[(Point, Point)]],
+        uses: &[Use],
+        reserved: &[(PReg, Point, Point)],
+        check: impl FnOnce(&mut Loop),
+    ) {
+        let src = format!(
+            "{}function\n  block0:\n    inst0: ret\nend\n",
+            crate::fixtures::machine([ints, "p0f", "p0v"])
+        );
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let mut ranges = Vec::new();
+        let mut bs = Vec::new();
+        let mut range_bundle = Vec::new();
+        for (k, rs) in bundles.iter().enumerate() {
+            let mut own = Vec::new();
+            for &(from, to) in rs.iter() {
+                let a = uses.partition_point(|u| u.point < from) as u32;
+                let b = uses.partition_point(|u| u.point < to) as u32;
+                own.push((from, to, ranges.len() as u32));
+                ranges.push(LiveRange {
+                    from,
+                    to,
+                    value: 0,
+                    uses: (a, b),
+                });
+                range_bundle.push(k as u32);
+            }
+            bs.push(Bundle {
+                ranges: own,
+                home: Home::None,
+                spillset: 0,
+                hint: None,
+                weight: 0,
+                req: (Req::Top, 0),
+            });
+        }
+        let b = Bundles {
+            bundles: bs,
+            spillsets: vec![SpillSet {
+                class: RegClass::Int,
+                values: vec![0],
+                hint: None,
+                spill_bundle: NONE,
+                needed: false,
+            }],
+            range_bundle,
+        };
+        let mut l = Loop::new(ranges, uses, b, &case.machine, reserved);
+        check(&mut l);
+    }
+
+    fn at(point: Point, req: Req, weight: u32) -> Use {
+        Use {
+            point,
+            slot: 0,
+            req,
+            weight,
+        }
+    }
+
+    #[test]
+    fn minimal_bundles_have_no_split_point_inside() {
+        let i = Inst::new(1);
+        let shapes: [&[(Point, Point)]; 6] = [
+            &[(m(i), e(i) + 1)],
+            &[(e(i), l(i) + 1)],
+            &[(l(i), e(i) + 3)],
+            &[(l(i), e(i) + 4)],
+            &[(e(i), e(i) + 1), (l(i), l(i) + 1)],
+            &[(e(i), l(i))],
+        ];
+        with_loop("p0i-p1i", &shapes, &[], &[], |lp| {
+            let got: Vec<bool> = (0..6).map(|k| lp.minimal(k)).collect();
+            assert_eq!(got, [false, true, true, false, false, true]);
+        });
+    }
+
+    #[test]
+    fn choices_count_registers_no_reservation_blocks() {
+        let bundles: [&[(Point, Point)]; 2] = [&[(2, 5)], &[(10, 12)]];
+        with_loop("p0i-p2i", &bundles, &[], &[(int(1), 0, 10)], |lp| {
+            assert_eq!(lp.choices(0, Req::Regs(0b111)), 2);
+            assert_eq!(lp.choices(0, Req::Regs(0b011)), 1);
+            assert_eq!(lp.choices(0, Req::Regs(0b110)), 1);
+            assert_eq!(lp.choices(0, Req::Any), 2);
+            assert_eq!(lp.choices(0, Req::Fixed(int(2))), 1);
+            assert_eq!(lp.choices(1, Req::Regs(0b111)), 3);
+        });
+    }
+
+    #[test]
+    fn queued_bundles_carry_requirement_weight_and_length() {
+        let uses = [
+            at(4, Req::Regs(0b11), 1000),
+            at(7, Req::Any, 1500),
+            at(10, Req::Fixed(int(0)), 2000),
+            at(13, Req::Stack, 0),
+        ];
+        let bundles: [&[(Point, Point)]; 3] = [&[(2, 8)], &[(8, 14)], &[(4, 6)]];
+        with_loop("p0i-p1i", &bundles, &uses, &[], |lp| {
+            for k in 0..3 {
+                lp.enqueue(k);
+            }
+            let b = &lp.bundles;
+            // 2500 * 3 / (6 + 3)
+            assert_eq!((b[0].req, b[0].weight), ((Req::Regs(0b11), 0), 833));
+            // Fixed meets Stack as a conflict, at the stack use.
+            assert_eq!((b[1].req, b[1].weight), ((Req::Conflict, 13), 666));
+            // Minimal, needs a register: above every other weight.
+            assert_eq!(b[2].weight, MINIMAL + 64 - 2);
+            assert_eq!(lp.queue.pop(), Some((6, 1)));
+            assert_eq!(lp.queue.pop(), Some((6, 0)));
+            assert_eq!(lp.queue.pop(), Some((2, 2)));
+        });
+    }
+
+    #[test]
+    fn split_points_at_or_before_the_conflict() {
+        let uses = [at(10, Req::Regs(0b1), 1000), at(16, Req::Regs(0b1), 1000)];
+        let bundles: [&[(Point, Point)]; 2] = [&[(1, 20)], &[(1, 5), (7, 20)]];
+        with_loop("p0i-p1i", &bundles, &uses, &[], |lp| {
+            // The `E` point at or before the conflict, inside the range.
+            assert_eq!(lp.split_point(0, 11), 10);
+            assert_eq!(lp.split_point(0, 13), 13);
+            // At the start of a range that is not the first.
+            assert_eq!(lp.split_point(1, 7), 7);
+            assert_eq!(lp.split_point(1, 6), 7);
+            // At the first range's start: before the first constrained use.
+            assert_eq!(lp.split_point(0, 1), 10);
+        });
     }
 }
