@@ -44,21 +44,19 @@ pub fn check(f: &Function) -> Result<(), AllocError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::text::parse_and_validate;
 
     fn check_src(inst1: &str) -> Result<(), AllocError> {
-        let src = format!(
-            "{}function
+        let function = format!(
+            "function
   block0:
     inst0: op def:v0i:reg
     {inst1}
     inst2: ret
 end
-",
-            crate::fixtures::machine(["p0i-p1i fixed_stack p32i", "p0f", "p0v"])
+"
         );
-        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
-        check(&case.func)
+        let regs = ["p0i-p1i fixed_stack p32i", "p0f", "p0v"];
+        check(&crate::fixtures::case_on(regs, &function).func)
     }
 
     #[test]

@@ -38,6 +38,16 @@ pub fn read_case(path: &Path) -> Case {
     }
 }
 
+/// The valid case made of [`machine`]`(regs)` and the `function` section
+/// given; panics with the first error when it does not validate.
+pub fn case_on(regs: [&str; 3], function: &str) -> Case {
+    let src = format!("{}{function}", machine(regs));
+    match parse_and_validate(src.as_bytes()) {
+        Ok((case, _)) => case,
+        Err(errs) => panic!("{}\n{src}", errs[0]),
+    }
+}
+
 /// A machine section whose classes (int, float, vector) list `regs` after
 /// `preferred`: each entry is the rest of its line, so it may go on with
 /// `nonpreferred`, `scratch` and `fixed_stack` lists (a missing one is

@@ -79,6 +79,16 @@ pub fn effective_preds(f: &Function, b: Block) -> usize {
     f.block_preds(b).len() + usize::from(b == f.entry_block())
 }
 
+/// The join whose edge moves run before `b`'s branch: `b`'s only successor,
+/// when that has several predecessors. On every other edge the moves run at
+/// the top of a successor with one predecessor.
+pub fn join_successor(f: &Function, b: Block) -> Option<Block> {
+    match f.block_succs(b) {
+        &[s] if effective_preds(f, s) > 1 => Some(s),
+        _ => None,
+    }
+}
+
 /// Every critical edge, as `(from, successor index)`: an edge from a block
 /// with several successors to a block with several predecessors.
 pub fn critical_edges(f: &Function) -> Vec<(Block, usize)> {

@@ -69,8 +69,7 @@ pub struct EdgeBranches {
 
 /// Whether block `b`'s edge moves run before its branch.
 pub fn moves_before_branch(f: &Function, b: Block) -> bool {
-    let succs = f.block_succs(b);
-    succs.len() == 1 && cfg::effective_preds(f, succs[0]) > 1
+    cfg::join_successor(f, b).is_some()
 }
 
 impl EdgeBranches {

@@ -166,16 +166,15 @@ mod tests {
     /// allocation exists.
     #[test]
     fn dead_early_def_holds_its_register_through_the_late_point() {
-        let src = format!(
-            "{}function
+        let case = crate::fixtures::case_on(
+            ["p0i-p1i", "p0f", "p0v"],
+            "function
   block0:
     inst0: op def:v1i:fixed(p0i):early def:v0i:limit(1)
     inst1: ret use:v0i:reg
 end
 ",
-            crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
         );
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let got = Backtracking.run(&case.func, &case.machine);
         assert!(
             matches!(&got, Err(AllocError::Impossible(m)) if m.starts_with("inst0: ")),

@@ -375,16 +375,11 @@ pub fn infeasible_inst(f: &Function, masks: &Masks) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::text::parse_and_validate;
 
     /// `function` on a machine with int registers `ints`, one float and one
     /// vector register.
     fn case(ints: &str, function: &str) -> crate::ir::case::Case {
-        let src = format!(
-            "{}{function}",
-            crate::fixtures::machine([ints, "p0f", "p0v"])
-        );
-        parse_and_validate(src.as_bytes()).unwrap().0
+        crate::fixtures::case_on([ints, "p0f", "p0v"], function)
     }
 
     fn point(i: Inst, p: Point) -> &'static str {

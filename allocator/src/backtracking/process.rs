@@ -740,11 +740,10 @@ mod tests {
         reserved: &[(PReg, Point, Point)],
         check: impl FnOnce(&mut Loop),
     ) {
-        let src = format!(
-            "{}function\n  block0:\n    inst0: ret\nend\n",
-            crate::fixtures::machine([ints, "p0f", "p0v"])
+        let case = crate::fixtures::case_on(
+            [ints, "p0f", "p0v"],
+            "function\n  block0:\n    inst0: ret\nend\n",
         );
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let mut ranges = Vec::new();
         let mut bs = Vec::new();
         let mut range_bundle = Vec::new();

@@ -19,7 +19,7 @@ use super::facts::{members, Facts, Row};
 use super::graph::{present_at, reuser, span, Graph};
 use super::select::{score, Home};
 use super::split::{inside, Intervals, Members};
-use crate::analysis::cfg::effective_preds;
+use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
 use crate::ir::function::Function;
@@ -156,13 +156,10 @@ impl Homes {
 }
 
 /// For a branch into a join, whose edge moves run before it: the join's
-/// first instruction and its parameters, which those moves write. A branch
-/// with several successors never jumps to a join (that edge would be
-/// critical) except to the entry block, which has no parameters.
+/// first instruction and its parameters, which those moves write.
 fn join_params(f: &Function, i: Inst) -> Option<(Inst, &[VReg])> {
-    let s = *f.block_succs(f.block_of(i)).first()?;
-    (f.is_branch(i) && effective_preds(f, s) > 1)
-        .then(|| (f.block_insts(s).first(), f.block_params(s)))
+    let s = join_successor(f, f.block_of(i)).filter(|_| f.is_branch(i))?;
+    Some((f.block_insts(s).first(), f.block_params(s)))
 }
 
 struct Run<'a> {

@@ -21,7 +21,7 @@
 //! operand of another value needs at a point where it is present.
 
 use super::facts::{has, members, set, Facts, Row};
-use crate::analysis::cfg::effective_preds;
+use crate::analysis::cfg::join_successor;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, VReg};
 use crate::ir::machine::MachineEnv;
@@ -263,12 +263,11 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
     // reads its operands afterwards: the parameters they write may not
     // share a register with those operands.
     for b in f.blocks() {
-        let succs = f.block_succs(b);
-        if succs.len() != 1 || effective_preds(f, succs[0]) < 2 {
+        let Some(join) = join_successor(f, b) else {
             continue;
-        }
+        };
         let last = f.block_insts(b).last();
-        for p in f.block_params(succs[0]) {
+        for p in f.block_params(join) {
             for op in f.inst_operands(last).iter().filter(|o| o.is_use()) {
                 g.add_edge(p.index(), op.vreg().index());
             }

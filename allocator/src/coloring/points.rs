@@ -17,7 +17,7 @@
 //! since that edge's moves run before the branch.
 
 use super::facts::{members, Facts};
-use crate::analysis::cfg::effective_preds;
+use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::ir::function::Function;
 use crate::ir::operand::OperandConstraint;
 
@@ -109,9 +109,8 @@ impl Points {
             // The edge moves into a join run before the branch, after its
             // reads: what the branch reads keeps its place through them, as
             // if present at the top of the join.
-            let succs = f.block_succs(b);
-            if succs.len() == 1 && effective_preds(f, succs[0]) > 1 {
-                let top = f.block_insts(succs[0]).first().index() as u32;
+            if let Some(join) = join_successor(f, b) {
+                let top = f.block_insts(join).first().index() as u32;
                 for op in f.inst_operands(insts.last()).iter() {
                     if op.is_use() && !op.is_nonalloc() {
                         spans.push((op.vreg().index() as u32, top, top));

@@ -23,16 +23,15 @@ pub fn cold_blocks(f: &Function, alloc_mask: &[u64; 3]) -> Result<Vec<bool>, All
     let is_alloc = |r: PReg| alloc_mask[r.class().index()] & (1 << r.hw()) != 0;
     let mut cold = vec![false; f.num_blocks()];
     for b in f.blocks() {
-        let succs = f.block_succs(b);
-        if succs.len() != 1 || cfg::effective_preds(f, succs[0]) < 2 {
+        let Some(join) = cfg::join_successor(f, b) else {
             continue;
-        }
+        };
         let k = f.block_insts(b).last();
         let ops = f.inst_operands(k);
         if ops.iter().any(|o| o.is_def()) {
             return Err(AllocError::Unsupported(format!(
                 "{k} defines a value and jumps to {}, which has several predecessors",
-                succs[0]
+                join
             )));
         }
         let needs_reg = ops.iter().any(|o| match o.constraint() {
@@ -41,7 +40,7 @@ pub fn cold_blocks(f: &Function, alloc_mask: &[u64; 3]) -> Result<Vec<bool>, All
             _ => false,
         });
         if needs_reg || f.inst_clobbers(k).iter().any(|&r| is_alloc(r)) {
-            cold[succs[0].index()] = true;
+            cold[join.index()] = true;
         }
     }
     Ok(cold)
