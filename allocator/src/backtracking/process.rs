@@ -1087,6 +1087,15 @@ mod tests {
                 (Some(int(1)), None, Some(int(1)))
             );
         });
+        // No use after the split: the whole second half needs no register.
+        let uses = [at(7, Req::Regs(0b1), 1000)];
+        with_loop("p0i-p1i", &bundles, &uses, &[], |lp| {
+            lp.split(0, 13, None).unwrap();
+            let b = &lp.bundles;
+            assert_eq!(b[0].ranges, [(4, 10, 0)]);
+            assert_eq!(b[1].ranges, [(10, 13, 2), (13, 22, 1)]);
+            assert!(b[2].ranges.is_empty());
+        });
     }
 
     /// Minimal bundle 0 (may take p0 or p1, probed in that order: p1
@@ -1144,6 +1153,11 @@ mod tests {
     #[test]
     fn forced_choices_rotate() {
         with_loop("p0i-p1i", &[&[(4, 6)]], &[], &[], |lp| {
+            // Marsaglia's xorshift64 (13, 7, 17), from the loop's seed.
+            lp.draw(1);
+            assert_eq!(lp.forced, 0xdc1b_77ae_0bf3_4dad);
+            lp.draw(1);
+            assert_eq!(lp.forced, 0x64f0_eeb9_026e_6076);
             for n in [2, 3, 5] {
                 let mut seen = vec![false; n];
                 for _ in 0..64 {
