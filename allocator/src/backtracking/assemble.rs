@@ -22,7 +22,7 @@ use super::points::{e, inst_of, is_e, l, m, MovePrio, PendingMove, Point, NO_VAL
 use super::process::Allocated;
 use super::slots::Slots;
 use crate::analysis::bitset::SparseBitSet;
-use crate::counting_sort::counting_sort;
+use crate::counting_sort::{counting_sort, counting_sorted};
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
@@ -185,7 +185,7 @@ pub fn assemble(
     edge_moves(f, r, &pieces, edges, live_in, &mut moves);
     store_at_def(f, r, a, &pieces, slots, depth, &mut moves);
     let num_slots = slots.count + edges.temps;
-    let edits = resolve(env, a, &mut moves, num_slots);
+    let edits = resolve(env, a, &moves, f.num_insts(), num_slots);
     let used = |x: Allocation| x.as_stack().map_or(0, |s| s.index() + 1);
     let num_spillslots = allocs
         .iter()
@@ -371,10 +371,18 @@ fn store_at_def(
 fn resolve(
     env: &MachineEnv,
     a: &Allocated,
-    moves: &mut [PendingMove],
+    moves: &[PendingMove],
+    num_insts: usize,
     num_slots: u32,
 ) -> Vec<(ProgPoint, Move)> {
-    moves.sort_by_key(|mv| (mv.0, mv.1));
+    // Grouped by boundary and priority class, in that order.
+    const CLASSES: usize = 3;
+    let (start, sorted) = counting_sorted(
+        num_insts * CLASSES,
+        moves.len(),
+        |k| Some(moves[k].0.index() * CLASSES + moves[k].1 as usize),
+        |k| moves[k],
+    );
     let alloc = env.allocatable_set();
     let fixed_stack = env.fixed_stack_set();
     let mut ctx = MoveContext {
@@ -386,16 +394,16 @@ fn resolve(
     let mut edits = Vec::with_capacity(moves.len());
     let mut set: Vec<ParallelMove> = Vec::new();
     let mut out = Vec::new();
-    let mut k = 0;
-    while k < moves.len() {
-        let (i, prio) = (moves[k].0, moves[k].1);
+    for group in start.windows(2) {
+        let group = &sorted[group[0] as usize..group[1] as usize];
+        let Some(&(i, ..)) = group.first() else {
+            continue;
+        };
         set.clear();
-        while k < moves.len() && (moves[k].0, moves[k].1) == (i, prio) {
-            let (_, _, from, to, class, _) = moves[k];
+        for &(_, _, from, to, class, _) in group {
             if from != to && !from.is_none() && !to.is_none() {
                 set.push(ParallelMove { from, to, class });
             }
-            k += 1;
         }
         if set.is_empty() {
             continue;

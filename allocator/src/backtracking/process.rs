@@ -56,6 +56,8 @@ struct Loop<'a> {
     /// Registers to probe per class: preferred then non-preferred.
     order: [Vec<PReg>; 3],
     npreferred: [usize; 3],
+    /// Per class, the registers with any reservation (hardware numbers).
+    ever_reserved: [u64; 3],
     conflicts: Vec<u32>,
     /// Buffer for the registers a bundle probes.
     cand: Vec<PReg>,
@@ -126,8 +128,10 @@ impl<'a> Loop<'a> {
         reservations: &[(PReg, Point, Point)],
     ) -> Loop<'a> {
         let mut maps = RegMaps::new();
+        let mut ever_reserved = [0u64; 3];
         for &(reg, from, to) in reservations {
             maps.reserve(reg, from, to);
+            ever_reserved[reg.class().index()] |= 1 << reg.hw();
         }
         let mut order: [Vec<PReg>; 3] = Default::default();
         let mut npreferred = [0; 3];
@@ -146,6 +150,7 @@ impl<'a> Loop<'a> {
             spilled: Vec::new(),
             order,
             npreferred,
+            ever_reserved,
             conflicts: Vec::new(),
             cand: Vec::new(),
             to_spill: Vec::new(),
@@ -222,9 +227,14 @@ impl<'a> Loop<'a> {
             _ => u64::MAX,
         };
         let ranges = &self.bundles[k as usize].ranges;
+        let c = self.class(k).index();
         let mut n = 0;
-        for &r in &self.order[self.class(k).index()] {
+        for &r in &self.order[c] {
             if mask & (1 << r.hw()) == 0 {
+                continue;
+            }
+            if self.ever_reserved[c] & (1 << r.hw()) == 0 {
+                n += 1;
                 continue;
             }
             let mut reserved = false;
