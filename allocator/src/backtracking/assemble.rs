@@ -460,4 +460,59 @@ mod tests {
         assert_eq!(p.at(0, 15), Allocation::None);
         assert_eq!(p.at(1, 5), Allocation::None);
     }
+
+    /// The edits `resolve` makes for swapping p0i and p1i before inst1,
+    /// with both held over it and p2i held over `p2`.
+    fn swap_edits(p2: Option<(Point, Point)>) -> Vec<(Allocation, Allocation)> {
+        let case = crate::fixtures::case_on(
+            ["p0i-p2i", "p0f-p1f", "p0v"],
+            "function\n  block0:\n    inst0: op\n    inst1: op\n    inst2: ret\nend\n",
+        );
+        let int = |hw| PReg::new(hw, RegClass::Int);
+        let mut maps = crate::backtracking::regmap::RegMaps::new();
+        maps.insert(int(0), 0, 9, 0);
+        maps.insert(int(1), 0, 9, 1);
+        if let Some((from, to)) = p2 {
+            maps.insert(int(2), from, to, 2);
+        }
+        let a = Allocated {
+            ranges: Vec::new(),
+            bundles: Vec::new(),
+            spillsets: Vec::new(),
+            range_bundle: Vec::new(),
+            maps,
+            stats: Default::default(),
+        };
+        let (r0, r1) = (Allocation::Reg(int(0)), Allocation::Reg(int(1)));
+        let moves = [
+            (Inst(1), MovePrio::Before, r0, r1, RegClass::Int, NO_VALUE),
+            (Inst(1), MovePrio::Before, r1, r0, RegClass::Int, NO_VALUE),
+        ];
+        let edits = resolve(&case.machine, &a, &moves, 3, 0);
+        assert!(edits.iter().all(|e| e.0 == ProgPoint::before(Inst(1))));
+        edits.iter().map(|e| (e.1.from, e.1.to)).collect()
+    }
+
+    #[test]
+    fn a_cycle_goes_through_a_register_free_over_its_boundary() {
+        let (r0, r1, r2) = (
+            Allocation::Reg(PReg::new(0, RegClass::Int)),
+            Allocation::Reg(PReg::new(1, RegClass::Int)),
+            Allocation::Reg(PReg::new(2, RegClass::Int)),
+        );
+        let via_p2 = swap_edits(None);
+        assert_eq!(via_p2.len(), 3, "{via_p2:?}");
+        assert!(via_p2.contains(&(r0, r2)) || via_p2.contains(&(r1, r2)), "{via_p2:?}");
+        // p2 held from the late point before the boundary, or into the
+        // early point after it: not free, so the cycle goes through a slot.
+        for held in [(2, 3), (4, 5)] {
+            let via_slot = swap_edits(Some(held));
+            assert_eq!(via_slot.len(), 3, "{via_slot:?}");
+            assert!(
+                via_slot.iter().any(|m| m.1 == Allocation::Stack(SpillSlot(0))),
+                "{via_slot:?}"
+            );
+            assert!(!via_slot.iter().any(|m| m.1 == r2), "{via_slot:?}");
+        }
+    }
 }

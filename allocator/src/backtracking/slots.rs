@@ -76,3 +76,46 @@ pub fn assign<'a>(spillsets: &[SpillSet], extents: impl Fn(u32) -> &'a [(Point, 
         count: maps.len() as u32,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backtracking::bundles::NONE;
+    use crate::ir::index::RegClass;
+
+    #[test]
+    fn a_range_fits_up_to_the_next_one_and_after_the_last() {
+        let map: SlotMap = vec![(10, 20), (30, 40)];
+        assert!(fits(&map, 5, 10) && fits(&map, 20, 30) && fits(&map, 40, 50));
+        assert!(!fits(&map, 5, 11) && !fits(&map, 19, 30) && !fits(&map, 25, 31));
+        assert!(fits(&SlotMap::new(), 0, 100));
+    }
+
+    #[test]
+    fn spill_sets_share_a_slot_only_where_no_ranges_overlap() {
+        // Value v's ranges are `ext[v]`; spill set s holds value s.
+        let ext: [&[(Point, Point)]; 7] = [
+            &[(20, 30)],
+            &[(0, 10)],
+            &[(12, 18)],
+            &[(25, 28)],
+            &[(0, 5)],
+            &[(40, 50), (60, 70)],
+            &[(15, 16)],
+        ];
+        let sets: Vec<SpillSet> = (0..7)
+            .map(|v| SpillSet {
+                class: if v == 4 { RegClass::Float } else { RegClass::Int },
+                values: vec![v],
+                hint: None,
+                spill_bundle: NONE,
+                needed: v != 5,
+            })
+            .collect();
+        let slots = assign(&sets, |v| ext[v as usize]);
+        // 1 and 2 fit around 0; 3 overlaps 0; the float needs its own; 5
+        // needs none; 6 overlaps 2, and fits beside 3.
+        assert_eq!(slots.of_spillset, [0, 0, 0, 1, 2, u32::MAX, 1]);
+        assert_eq!(slots.count, 3);
+    }
+}
