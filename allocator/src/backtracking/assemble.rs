@@ -276,15 +276,13 @@ fn edge_moves(
             edge_of.push((b, s));
         }
     }
-    let mut k = 0;
-    while k < halves.len() {
-        let (h, src, src_value) = halves[k];
-        k += 1;
+    // Each (edge, value) group: its source first, then its dests.
+    for group in halves.chunk_by(|x, y| x.0 >> 1 == y.0 >> 1) {
+        let (h, src, src_value) = group[0];
         if h & 1 != SRC {
             continue;
         }
-        while k < halves.len() && halves[k].0 >> 1 == h >> 1 {
-            let dst = halves[k].1;
+        for &(_, dst, _) in &group[1..] {
             let (b, s) = edge_of[(h >> 33) as usize];
             let v = ((h >> 1) & 0xffff_ffff) as usize;
             let (at, prio) = if edges.is_edge_before[b.index()] {
@@ -299,7 +297,6 @@ fn edge_moves(
                 NO_VALUE
             };
             moves.push((at, prio, src, dst, r.values.class[v], same));
-            k += 1;
         }
     }
 }
@@ -401,7 +398,8 @@ fn resolve(
         };
         set.clear();
         for &(_, _, from, to, class, _) in group {
-            if from != to && !from.is_none() && !to.is_none() {
+            debug_assert!(!from.is_none() && !to.is_none(), "a move {from} -> {to}");
+            if from != to {
                 set.push(ParallelMove { from, to, class });
             }
         }
@@ -461,19 +459,20 @@ mod tests {
         assert_eq!(p.at(1, 5), Allocation::None);
     }
 
-    /// The edits `resolve` makes for swapping p0i and p1i before inst1,
-    /// with both held over it and p2i held over `p2`.
-    fn swap_edits(p2: Option<(Point, Point)>) -> Vec<(Allocation, Allocation)> {
+    /// The edits `resolve` makes for swapping p0f and p1f before inst1,
+    /// with both held over it and p2f held over `p2` (floats, so that the
+    /// class a register is free for is not class 0 by accident).
+    fn swap_edits(at: Inst, p2: Option<(Point, Point)>) -> Vec<(Allocation, Allocation)> {
         let case = crate::fixtures::case_on(
-            ["p0i-p2i", "p0f-p1f", "p0v"],
+            ["p0i-p1i", "p0f-p2f", "p0v"],
             "function\n  block0:\n    inst0: op\n    inst1: op\n    inst2: ret\nend\n",
         );
-        let int = |hw| PReg::new(hw, RegClass::Int);
+        let float = |hw| PReg::new(hw, RegClass::Float);
         let mut maps = crate::backtracking::regmap::RegMaps::new();
-        maps.insert(int(0), 0, 9, 0);
-        maps.insert(int(1), 0, 9, 1);
+        maps.insert(float(0), 0, 9, 0);
+        maps.insert(float(1), 0, 9, 1);
         if let Some((from, to)) = p2 {
-            maps.insert(int(2), from, to, 2);
+            maps.insert(float(2), from, to, 2);
         }
         let a = Allocated {
             ranges: Vec::new(),
@@ -483,33 +482,40 @@ mod tests {
             maps,
             stats: Default::default(),
         };
-        let (r0, r1) = (Allocation::Reg(int(0)), Allocation::Reg(int(1)));
+        let (r0, r1) = (Allocation::Reg(float(0)), Allocation::Reg(float(1)));
         let moves = [
-            (Inst(1), MovePrio::Before, r0, r1, RegClass::Int, NO_VALUE),
-            (Inst(1), MovePrio::Before, r1, r0, RegClass::Int, NO_VALUE),
+            (at, MovePrio::Before, r0, r1, RegClass::Float, NO_VALUE),
+            (at, MovePrio::Before, r1, r0, RegClass::Float, NO_VALUE),
         ];
         let edits = resolve(&case.machine, &a, &moves, 3, 0);
-        assert!(edits.iter().all(|e| e.0 == ProgPoint::before(Inst(1))));
+        assert!(edits.iter().all(|e| e.0 == ProgPoint::before(at)));
         edits.iter().map(|e| (e.1.from, e.1.to)).collect()
     }
 
     #[test]
     fn a_cycle_goes_through_a_register_free_over_its_boundary() {
         let (r0, r1, r2) = (
-            Allocation::Reg(PReg::new(0, RegClass::Int)),
-            Allocation::Reg(PReg::new(1, RegClass::Int)),
-            Allocation::Reg(PReg::new(2, RegClass::Int)),
+            Allocation::Reg(PReg::new(0, RegClass::Float)),
+            Allocation::Reg(PReg::new(1, RegClass::Float)),
+            Allocation::Reg(PReg::new(2, RegClass::Float)),
         );
-        let via_p2 = swap_edits(None);
-        assert_eq!(via_p2.len(), 3, "{via_p2:?}");
-        assert!(via_p2.contains(&(r0, r2)) || via_p2.contains(&(r1, r2)), "{via_p2:?}");
+        for at in [Inst(0), Inst(1)] {
+            let via_p2 = swap_edits(at, None);
+            assert_eq!(via_p2.len(), 3, "{via_p2:?}");
+            assert!(
+                via_p2.contains(&(r0, r2)) || via_p2.contains(&(r1, r2)),
+                "{via_p2:?}"
+            );
+        }
         // p2 held from the late point before the boundary, or into the
         // early point after it: not free, so the cycle goes through a slot.
         for held in [(2, 3), (4, 5)] {
-            let via_slot = swap_edits(Some(held));
+            let via_slot = swap_edits(Inst(1), Some(held));
             assert_eq!(via_slot.len(), 3, "{via_slot:?}");
             assert!(
-                via_slot.iter().any(|m| m.1 == Allocation::Stack(SpillSlot(0))),
+                via_slot
+                    .iter()
+                    .any(|m| m.1 == Allocation::Stack(SpillSlot(0))),
                 "{via_slot:?}"
             );
             assert!(!via_slot.iter().any(|m| m.1 == r2), "{via_slot:?}");

@@ -105,7 +105,11 @@ mod tests {
         ];
         let sets: Vec<SpillSet> = (0..7)
             .map(|v| SpillSet {
-                class: if v == 4 { RegClass::Float } else { RegClass::Int },
+                class: if v == 4 {
+                    RegClass::Float
+                } else {
+                    RegClass::Int
+                },
                 values: vec![v],
                 hint: None,
                 spill_bundle: NONE,
