@@ -208,8 +208,10 @@ fn timing_line(out: &mut dyn Write, cases: usize, insts: usize, rounds: &[f64]) 
 }
 
 /// `rafuzz alloc --allocator NAME FILE... [--repeat N]`: prints each case
-/// with its allocation section; with `--repeat`, runs the allocator N times
-/// per case and prints the timing line last.
+/// with its allocation section, preceded by a `# checker:` line per error
+/// when the checker rejects the allocation (exit status 1, as when the
+/// allocator fails); with `--repeat`, runs the allocator N times per case
+/// and prints the timing line last.
 pub fn alloc(
     name: &str,
     files: &[impl AsRef<Path>],
@@ -223,6 +225,7 @@ pub fn alloc(
     let mut status = 0;
     let (mut cases, mut insts) = (0usize, 0usize);
     let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    let mut checker = checker::Checker::default();
     for path in files {
         let path = path.as_ref();
         let Some((mut case, _)) = load_case(path, out) else {
@@ -249,6 +252,12 @@ pub fn alloc(
                     let list: Vec<String> =
                         counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
                     let _ = writeln!(out, "# {name}: {}", list.join(", "));
+                }
+                // An allocation the checker rejects is a failure too: say
+                // so above it, rather than hand it on as if it were good.
+                for e in checker.check(&case.func, &case.machine, &o) {
+                    status = 1;
+                    let _ = writeln!(out, "# checker: {} [{}]", e.message, e.kind.name());
                 }
                 case.output = Some(o);
                 let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());

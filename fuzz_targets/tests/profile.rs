@@ -153,6 +153,11 @@ fn no_suppress_runs_regalloc2_on_its_known_bugs() {
         "regalloc2_ion",
         case,
     ]);
-    assert_eq!(code, 0, "{out}");
+    // The wrong allocation is printed, with the checker's verdict above it.
+    assert_eq!(code, 1, "{out}");
     assert!(out.contains("edit before inst1"), "{out}");
+    assert!(
+        out.contains("# checker: ") && out.contains("[wrong-value]"),
+        "{out}"
+    );
 }
