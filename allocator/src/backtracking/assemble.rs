@@ -282,20 +282,20 @@ fn edge_moves(
         if h & 1 != SRC {
             continue;
         }
+        let (b, s) = edge_of[(h >> 33) as usize];
+        let v = ((h >> 1) & 0xffff_ffff) as usize;
+        let (at, prio) = if edges.is_edge_before[b.index()] {
+            (f.block_insts(b).last(), MovePrio::OutEdge)
+        } else {
+            (f.block_insts(s).first(), MovePrio::InEdge)
+        };
+        // A parameter's edge move carries another value (the argument).
+        let same = if src_value == v as u32 {
+            src_value
+        } else {
+            NO_VALUE
+        };
         for &(_, dst, _) in &group[1..] {
-            let (b, s) = edge_of[(h >> 33) as usize];
-            let v = ((h >> 1) & 0xffff_ffff) as usize;
-            let (at, prio) = if edges.is_edge_before[b.index()] {
-                (f.block_insts(b).last(), MovePrio::OutEdge)
-            } else {
-                (f.block_insts(s).first(), MovePrio::InEdge)
-            };
-            // A parameter's edge move carries another value (the argument).
-            let same = if src_value == v as u32 {
-                src_value
-            } else {
-                NO_VALUE
-            };
             moves.push((at, prio, src, dst, r.values.class[v], same));
         }
     }
@@ -373,11 +373,10 @@ fn resolve(
     num_slots: u32,
 ) -> Vec<(ProgPoint, Move)> {
     // Grouped by boundary and priority class, in that order.
-    const CLASSES: usize = 3;
     let (start, sorted) = counting_sorted(
-        num_insts * CLASSES,
+        num_insts * MovePrio::COUNT,
         moves.len(),
-        |k| Some(moves[k].0.index() * CLASSES + moves[k].1 as usize),
+        |k| Some(moves[k].0.index() * MovePrio::COUNT + moves[k].1 as usize),
         |k| moves[k],
     );
     let alloc = env.allocatable_set();

@@ -75,6 +75,12 @@ pub enum MovePrio {
     OutEdge = 2,
 }
 
+impl MovePrio {
+    /// How many classes there are: moves group by `(inst, class)` keys
+    /// below `num_insts * COUNT`.
+    pub const COUNT: usize = 3;
+}
+
 /// A move to make: at the boundary before `.0`, in its priority class
 /// `.1`, `.3 := .2`, of register class `.4`; `.5` is the value when the
 /// move carries one value from one of its pieces to another (else

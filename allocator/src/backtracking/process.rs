@@ -329,10 +329,10 @@ impl<'a> Loop<'a> {
             }
             _ => {
                 // Minimal, and every candidate is reserved or held by
-                // bundles as heavy. First a register whose holders each have another
-                // register free for them; else one of the cheapest, drawn
-                // at random so that no two bundles keep evicting each
-                // other from the same register.
+                // bundles as heavy. First a register whose holders each
+                // have another register free for them; else one of the
+                // cheapest, drawn at random so that no two bundles keep
+                // evicting each other from the same register.
                 let mut movable: Vec<(u32, PReg)> = Vec::new();
                 for &r in candidates {
                     if let Probe::Busy { cost, .. } = self.probe(k, r, u32::MAX) {
