@@ -110,6 +110,45 @@ fn unbounded_recursion_is_a_crash_named_stack_overflow() {
     assert!(out.contains("has overflowed its stack"), "{out}");
 }
 
+/// The campaign above may find the overflow on a loop that does not
+/// contain the entry; the reducer still gets it to one block, a loop on
+/// the entry itself.
+#[test]
+fn a_loop_away_from_the_entry_reduces_to_one_block() {
+    let dir = scratch("failure-modes", "reroot");
+    let case = dir.join("loop.ra");
+    std::fs::write(
+        &case,
+        "machine
+  int    preferred p0i-p3i nonpreferred none scratch none
+  float  preferred p0f-p1f nonpreferred none scratch none
+  vector preferred p0v-p1v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v3i:reg
+    inst2: branch -> block1(v0i)
+  block1(v1i):
+    inst3: op def:v2i:reg use:v1i:reg use:v3i:any
+    inst4: branch -> block1(v2i)
+end
+",
+    )
+    .unwrap();
+    let (code, out) = rafuzz(&[
+        "reduce",
+        "--target",
+        "fault_recurse",
+        case.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("crash [stack overflow]"), "{out}");
+    assert!(out.contains("after:   1 insts, 1 blocks"), "{out}");
+    let reduced = std::fs::read_to_string(dir.join("loop.reduced.ra")).unwrap();
+    assert!(reduced.contains("inst0: branch -> block0"), "{reduced}");
+}
+
 #[test]
 fn an_abort_is_a_crash_named_by_its_signal() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());

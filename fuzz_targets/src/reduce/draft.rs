@@ -195,9 +195,14 @@ impl Draft {
 
     /// Which blocks the entry reaches.
     pub fn reachable(&self) -> Vec<bool> {
+        self.reachable_from(0)
+    }
+
+    /// Which blocks block `b` reaches (itself included).
+    pub fn reachable_from(&self, b: usize) -> Vec<bool> {
         let mut seen = vec![false; self.blocks.len()];
-        let mut stack = vec![0];
-        seen[0] = true;
+        let mut stack = vec![b];
+        seen[b] = true;
         while let Some(b) = stack.pop() {
             for i in &self.blocks[b].insts {
                 for &(t, _) in &i.targets {
@@ -216,6 +221,31 @@ impl Draft {
         let dead: Vec<bool> = self.reachable().iter().map(|r| !r).collect();
         if dead.iter().any(|&d| d) {
             self.remove_blocks(&dead);
+        }
+    }
+
+    /// Makes block `b` the entry: its parameters go with the arguments of
+    /// every edge into it (the entry takes none), and it moves to the
+    /// front, the other blocks keeping their order. Blocks it does not
+    /// reach stay until [`Draft::repair`] prunes them.
+    pub fn reroot(&mut self, b: usize) {
+        while !self.blocks[b].params.is_empty() {
+            let last = self.blocks[b].params.len() - 1;
+            self.remove_param(b, last);
+        }
+        let new_index = |x: usize| match x.cmp(&b) {
+            std::cmp::Ordering::Less => x + 1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => x,
+        };
+        let entry = self.blocks.remove(b);
+        self.blocks.insert(0, entry);
+        for blk in &mut self.blocks {
+            for i in &mut blk.insts {
+                for (t, _) in &mut i.targets {
+                    *t = new_index(*t);
+                }
+            }
         }
     }
 

@@ -18,6 +18,10 @@ pub enum Pass {
     Bypass,
     /// Merge a block into its only predecessor when that one jumps to it.
     Merge,
+    /// Make a later block the entry (its parameters go with their branch
+    /// arguments); what it does not reach goes. A loop that does not
+    /// contain the entry shrinks to the loop alone.
+    Entry,
     /// Remove instructions other than terminators.
     Insts,
     /// Remove block parameters with their branch arguments.
@@ -37,10 +41,11 @@ pub enum Pass {
 
 impl Pass {
     /// Every pass, big cuts first.
-    pub const ALL: [Pass; 10] = [
+    pub const ALL: [Pass; 11] = [
         Pass::Blocks,
         Pass::Bypass,
         Pass::Merge,
+        Pass::Entry,
         Pass::Insts,
         Pass::Params,
         Pass::Operands,
@@ -55,6 +60,7 @@ impl Pass {
             Pass::Blocks => "blocks",
             Pass::Bypass => "bypass",
             Pass::Merge => "merge",
+            Pass::Entry => "entry",
             Pass::Insts => "insts",
             Pass::Params => "params",
             Pass::Operands => "operands",
@@ -70,6 +76,23 @@ impl Pass {
         let mut v = Vec::new();
         match self {
             Pass::Blocks => v.extend((1..d.blocks.len()).map(Item::Block)),
+            Pass::Entry => {
+                // A block that reaches the entry and has no parameters would
+                // keep every block: no smaller.
+                let entry_has_preds = d
+                    .blocks
+                    .iter()
+                    .any(|b| b.insts.iter().any(|i| i.targets.iter().any(|t| t.0 == 0)));
+                v.extend(
+                    (1..d.blocks.len())
+                        .filter(|&b| {
+                            !entry_has_preds
+                                || !d.blocks[b].params.is_empty()
+                                || !d.reachable_from(b)[0]
+                        })
+                        .map(Item::Block),
+                )
+            }
             Pass::Bypass => v.extend(
                 (1..d.blocks.len())
                     .filter(|&b| jump_target(d, b).is_some())
@@ -171,6 +194,13 @@ impl Pass {
                             merge(&mut n, p, b);
                         }
                     }
+                }
+            }
+            // One entry per candidate: the first of the range, so that
+            // halving the range tries every block.
+            Pass::Entry => {
+                if let Item::Block(b) = chosen[0] {
+                    n.reroot(b);
                 }
             }
             // Removals go back to front, so earlier positions stay valid.
@@ -428,6 +458,49 @@ mod tests {
         // the validator will refuse, but the edit itself is well formed.
         let t = apply_all(Pass::Bypass, &d);
         assert!(t.contains("-> block1(v0i), block1(v0i)"), "{t}");
+    }
+
+    #[test]
+    fn entry_shrinks_a_loop_away_from_the_entry_to_the_loop_alone() {
+        let d = draft(
+            "  block0:
+    inst0: op def:v0i:reg
+    inst1: branch -> block1(v0i)
+  block1(v1i):
+    inst2: op def:v2i:reg use:v1i:reg
+    inst3: branch -> block1(v2i)
+",
+        );
+        assert_eq!(Pass::Entry.count(&d), 1);
+        // The parameter goes with its arguments; its use, with nothing
+        // left to stand in for it, goes too.
+        assert_eq!(
+            apply_all(Pass::Entry, &d),
+            "  block0:\n    inst0: op def:v0i:reg\n    inst1: branch -> block0()\n"
+        );
+    }
+
+    #[test]
+    fn entry_keeps_the_order_of_the_blocks_it_reaches() {
+        let d = draft(
+            "  block0:
+    inst0: branch -> block1, block2
+  block1:
+    inst1: branch -> block3
+  block2:
+    inst2: op def:v0i:reg
+    inst3: branch -> block3
+  block3:
+    inst4: branch -> block1, block4
+  block4:
+    inst5: ret
+",
+        );
+        let t = text(Pass::Entry.apply(&d, 2..3).unwrap());
+        assert_eq!(
+            t,
+            "  block0:\n    inst0: branch -> block1(), block2()\n  block1:\n    inst1: branch -> block0()\n  block2:\n    inst2: ret\n"
+        );
     }
 
     #[test]
