@@ -613,7 +613,9 @@ impl Run<'_> {
             let first = f.block_insts(s).first();
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
                 let (from, to) = (self.home(a, i), self.home(p, first));
-                if from != to {
+                // A parameter nothing reads is not written: it may share
+                // a register with a live one.
+                if from != to && facts.is_read(p) {
                     self.set.push(ParallelMove {
                         from,
                         to,

@@ -9,7 +9,7 @@
 
 use crate::analysis::{cfg, liveness, loops};
 use crate::ir::function::Function;
-use crate::ir::index::{Block, Inst};
+use crate::ir::index::{Block, Inst, VReg};
 
 /// A dense set of vregs, one bit each.
 pub type Row = Vec<u64>;
@@ -48,6 +48,10 @@ pub struct Facts {
     live_in: Vec<u64>,
     /// Execution frequency estimate per block: `4^depth`, depth capped at 8.
     pub freq: Vec<f64>,
+    /// The vregs some operand or branch argument reads. In SSA a value is
+    /// live just after its def exactly when it is read; a block parameter
+    /// outside this row is dead, and its edge moves are not made.
+    read: Row,
 }
 
 impl Facts {
@@ -69,12 +73,33 @@ impl Facts {
             .into_iter()
             .map(|d| 4f64.powi(d.min(8) as i32))
             .collect();
+        let mut read = vec![0u64; words];
+        for b in f.blocks() {
+            for t in 0..f.block_succs(b).len() {
+                for v in f.branch_args(b, t) {
+                    set(&mut read, v.index());
+                }
+            }
+            for i in f.block_insts(b).iter() {
+                for op in f.inst_operands(i).iter() {
+                    if op.is_use() && !op.is_nonalloc() {
+                        set(&mut read, op.vreg().index());
+                    }
+                }
+            }
+        }
         Facts {
             words,
             live_out,
             live_in,
             freq,
+            read,
         }
+    }
+
+    /// Whether anything reads `v`.
+    pub fn is_read(&self, v: VReg) -> bool {
+        has(&self.read, v.index())
     }
 
     pub fn live_out(&self, b: Block) -> &[u64] {

@@ -247,14 +247,21 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         });
         // The walk goes backwards: the block's points, first to last.
         g.excluded[from..].reverse();
-        // Parameters are defined at the top of the block, all at once.
+        // Parameters are defined at the top of the block, all at once. A
+        // parameter nothing reads is never written (no edge move goes to
+        // it), so it interferes with nothing.
         let params = f.block_params(b);
         for (k, p) in params.iter().enumerate() {
+            if !facts.is_read(*p) {
+                continue;
+            }
             for v in members(&live) {
                 g.add_edge(p.index(), v);
             }
             for q in &params[..k] {
-                g.add_edge(p.index(), q.index());
+                if facts.is_read(*q) {
+                    g.add_edge(p.index(), q.index());
+                }
             }
             g.cost[p.index()] += freq;
         }
@@ -267,7 +274,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
             continue;
         };
         let last = f.block_insts(b).last();
-        for p in f.block_params(join) {
+        for p in f.block_params(join).iter().filter(|&&p| facts.is_read(p)) {
             for op in f.inst_operands(last).iter().filter(|o| o.is_use()) {
                 g.add_edge(p.index(), op.vreg().index());
             }
