@@ -1,5 +1,6 @@
 //! Where each vreg is, instruction by instruction: the instructions it is
-//! present at (one interval per block), the instructions that refer to it,
+//! present at (one interval per block), the instructions that need it in a
+//! register,
 //! and what spilling it everywhere would cost. Passive splitting
 //! ([`super::split`]) reads these to decide whether a live range can step
 //! aside for another.
@@ -30,7 +31,10 @@ pub struct Points {
     /// `(vreg, first, last)` instruction intervals, sorted.
     spans: Vec<(u32, u32, u32)>,
     span_of: Vec<u32>,
-    /// `(vreg, inst)` references, sorted.
+    /// `(vreg, inst)` references that need the vreg in its register: an
+    /// operand other than `any` or `stack`, or an edge move. Sorted. An
+    /// `any` or `stack` operand takes the slot as well, so a group may be
+    /// in its slot there at no cost.
     refs: Vec<(u32, u32)>,
     ref_of: Vec<u32>,
     /// Defined by a branch: its def moves home on the edge, so it never
@@ -86,13 +90,13 @@ impl Points {
                 for op in f.inst_operands(i).iter().filter(|o| !o.is_nonalloc()) {
                     let v = op.vreg().index();
                     touch(v, i.index() as u32, &mut lo, &mut hi, &mut touched);
-                    refs.push((v as u32, i.index() as u32));
                     pinned[v] |= op.is_def() && f.is_branch(i);
                     let needs_reg = !matches!(
                         op.constraint(),
                         OperandConstraint::Any | OperandConstraint::Stack
                     );
                     if needs_reg {
+                        refs.push((v as u32, i.index() as u32));
                         spill_cost[v] += freq * if op.is_use() { RELOAD } else { STORE };
                     }
                 }
@@ -142,7 +146,7 @@ impl Points {
         self.spans[r].iter().map(|s| (s.1, s.2))
     }
 
-    /// The instructions that refer to `v`, sorted.
+    /// The instructions that need `v` in its register, sorted.
     pub fn refs(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
         let r = self.ref_of[v] as usize..self.ref_of[v + 1] as usize;
         self.refs[r].iter().map(|r| r.1)
@@ -196,16 +200,19 @@ end
         let p = Points::new(f, &facts);
         let spans = |v| p.spans(v).collect::<Vec<_>>();
         let refs = |v| p.refs(v).collect::<Vec<_>>();
-        // v0i: defined at inst0, live around the loop block1-block2.
+        // v0i: defined at inst0, live around the loop block1-block2; at
+        // inst3 its `any` read would take a slot as well, but the edge
+        // move to block2 reads it there too.
         assert_eq!(spans(0), vec![(0, 1), (2, 3), (4, 4)]);
         assert_eq!(refs(0), vec![0, 2, 3]);
-        // v1i: read by the edge move at inst1.
+        // v1i: defined `any`, read by the edge move at inst1.
         assert_eq!(spans(1), vec![(0, 1)]);
-        assert_eq!(refs(1), vec![0, 1]);
+        assert_eq!(refs(1), vec![1]);
         // v2i, a join's parameter: written before each predecessor's
-        // branch (inst1, inst4), present from there to its last read.
+        // branch (inst1, inst4), present from there to its last read (a
+        // `stack` one).
         assert_eq!(spans(2), vec![(1, 1), (2, 2), (4, 4)]);
-        assert_eq!(refs(2), vec![1, 2, 4]);
+        assert_eq!(refs(2), vec![1, 4]);
         // v3i, a parameter of a block with one predecessor: written at
         // its top, read by the branch's edge move.
         assert_eq!(spans(3), vec![(4, 4)]);

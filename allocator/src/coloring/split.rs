@@ -424,6 +424,42 @@ impl<'a> Splitter<'a> {
     }
 }
 
+/// Whether operand `op` needs its value in a register (not `any` or
+/// `stack`): the operands a hole may not hold.
+fn needs_register(op: &crate::ir::operand::Operand) -> bool {
+    !matches!(
+        op.constraint(),
+        crate::ir::operand::OperandConstraint::Any | crate::ir::operand::OperandConstraint::Stack
+    )
+}
+
+/// Lengthens each hole that ends within a block up to the group's next
+/// operand there that needs a register, short of the block's last
+/// instruction: the reload at the hole's end moves later in the same block
+/// (it costs the same) and goes when the group dies before such a
+/// reference, its last reads taking the slot as it is. A hole never takes
+/// in a block's last instruction this way, so the edge copies stay as the
+/// splitter priced them.
+pub fn lengthen(f: &Function, g: &Graph, holes: &mut [Intervals]) {
+    for (z, hole) in holes.iter_mut().enumerate() {
+        for h in hole.iter_mut() {
+            let b = f.block_of(Inst::new(h.1 as usize));
+            let last = f.block_insts(b).last().index() as u32;
+            while h.1 + 1 < last {
+                let next = Inst::new(h.1 as usize + 1);
+                let needed = f.inst_operands(next).iter().any(|o| {
+                    !o.is_nonalloc() && g.find(o.vreg().index()) == z && needs_register(o)
+                });
+                if needed {
+                    break;
+                }
+                h.1 += 1;
+            }
+        }
+        merge(hole);
+    }
+}
+
 /// Which of two groups steps aside for the other.
 #[derive(Clone, Copy)]
 enum Side {
@@ -524,6 +560,61 @@ end
         );
         let points = Points::new(f, &facts);
         check(&mut Splitter::new(f, &g, &points, &facts));
+    }
+
+    #[test]
+    fn a_hole_lengthens_to_the_next_register_read_short_of_the_branch() {
+        let src = format!(
+            "{ONE_INT}function
+  block0:
+    inst0: op def:v0i:reg def:v1i:reg
+    inst1: op
+    inst2: op use:v0i:any use:v1i:stack
+    inst3: op use:v0i:reg
+    inst4: op use:v1i:any
+    inst5: branch -> block1()
+  block1:
+    inst6: op use:v1i:reg
+    inst7: ret
+end
+"
+        );
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let f = &case.func;
+        let facts = Facts::new(f);
+        let g = super::super::graph::build(
+            f,
+            &case.machine,
+            &facts,
+            super::super::graph::Coalescing::Aggressive,
+        );
+        let mut holes = vec![vec![(1, 1)], vec![(1, 1), (7, 7)]];
+        lengthen(f, &g, &mut holes);
+        // v0i: through its `any` read, up to its `reg` read at inst3.
+        assert_eq!(holes[0], vec![(1, 2)]);
+        // v1i: through its `stack` and `any` reads, not over the branch;
+        // a hole ending at a block's last instruction stays.
+        assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
+    }
+
+    #[test]
+    fn containment_ignores_reads_that_take_a_slot() {
+        let src = format!(
+            "{ONE_INT}function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:any
+    inst2: op use:v0i:stack
+    inst3: op use:v0i:reg
+    inst4: ret
+end
+"
+        );
+        splitter_on(&src, |s| {
+            assert!(s.contains(0, &[(1, 2)]));
+            assert!(!s.contains(0, &[(2, 3)]));
+            assert!(!s.contains(0, &[(0, 0)]));
+        });
     }
 
     #[test]
