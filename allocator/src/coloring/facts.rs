@@ -46,7 +46,8 @@ pub struct Facts {
     pub words: usize,
     live_out: Vec<u64>,
     live_in: Vec<u64>,
-    /// Execution frequency estimate per block: `4^depth`, depth capped at 8.
+    /// Execution frequency estimate per block: `4^depth`, depth capped at 5
+    /// (the loop-weighted cost measure's cap).
     pub freq: Vec<f64>,
     /// The vregs some operand or branch argument reads. In SSA a value is
     /// live just after its def exactly when it is read; a block parameter
@@ -71,7 +72,7 @@ impl Facts {
         }
         let freq = loops::loop_depths(f)
             .into_iter()
-            .map(|d| 4f64.powi(d.min(8) as i32))
+            .map(|d| 4f64.powi(d.min(5) as i32))
             .collect();
         let mut read = vec![0u64; words];
         for b in f.blocks() {
@@ -145,6 +146,59 @@ impl Facts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Frequencies stop growing at depth 5, as the loop-weighted cost
+    /// measure's do: six nested loops, each a header, a block that loops or
+    /// leaves, and a latch.
+    #[test]
+    fn frequency_is_four_to_the_depth_capped_at_five() {
+        let d = 6;
+        // Blocks: block0, then per level k (1..=d) header 3k-2, test 3k-1,
+        // latch 3k.
+        let header = |k: usize| 3 * k - 2;
+        let mut src = String::from(
+            "machine
+  int    preferred p0i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: branch -> block1()
+",
+        );
+        let mut inst = 1;
+        let mut line = |src: &mut String, b: usize, body: String| {
+            *src += &format!("  block{b}:\n    inst{inst}: {body}\n");
+            inst += 1;
+        };
+        for k in 1..=d {
+            let inner = if k < d { header(k + 1) } else { header(k) + 1 };
+            line(&mut src, header(k), format!("branch -> block{inner}()"));
+            // The test block: round again, or leave to the outer level's
+            // test block (or the function's end).
+            let out = if k > 1 { header(k - 1) + 1 } else { 3 * d + 1 };
+            line(
+                &mut src,
+                header(k) + 1,
+                format!("branch -> block{}(), block{out}()", header(k) + 2),
+            );
+            line(
+                &mut src,
+                header(k) + 2,
+                format!("branch -> block{}()", header(k)),
+            );
+        }
+        line(&mut src, 3 * d + 1, "ret".into());
+        src += "end\n";
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let facts = Facts::new(&case.func);
+        for k in 1..=d {
+            let want = 4f64.powi(k.min(5) as i32);
+            assert_eq!(facts.freq[header(k)], want, "level {k}");
+        }
+        assert_eq!(facts.freq[0], 1.0);
+    }
 
     /// More vregs than one row word holds, over two blocks: rows are read
     /// per block and per word.
