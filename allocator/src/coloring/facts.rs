@@ -49,38 +49,22 @@ pub struct Facts {
     /// Execution frequency estimate per block: `4^depth`, depth capped at 5
     /// (the loop-weighted cost measure's cap).
     pub freq: Vec<f64>,
-    /// The vregs some operand or branch argument reads. In SSA a value is
-    /// live just after its def exactly when it is read; a block parameter
-    /// outside this row is dead, and its edge moves are not made.
+    /// The vregs some operand reads, or that are passed to a parameter in
+    /// this row. In SSA a value is live just after its def exactly when it
+    /// is read; a block parameter outside this row is dead, its edge moves
+    /// are not made, and liveness counts no argument passed to it.
     read: Row,
 }
 
 impl Facts {
     pub fn new(f: &Function) -> Facts {
         let words = f.num_vregs().div_ceil(64).max(1);
-        let live = liveness::compute(f, &cfg::postorder(f));
-        let mut live_out = vec![0u64; words * f.num_blocks()];
-        let mut live_in = vec![0u64; words * f.num_blocks()];
-        for b in f.blocks() {
-            let k = b.index() * words;
-            for v in live.live_out[b.index()].iter() {
-                set(&mut live_out[k..k + words], v);
-            }
-            for v in live.live_in[b.index()].iter() {
-                set(&mut live_in[k..k + words], v);
-            }
-        }
         let freq = loops::loop_depths(f)
             .into_iter()
             .map(|d| 4f64.powi(d.min(5) as i32))
             .collect();
         let mut read = vec![0u64; words];
         for b in f.blocks() {
-            for t in 0..f.block_succs(b).len() {
-                for v in f.branch_args(b, t) {
-                    set(&mut read, v.index());
-                }
-            }
             for i in f.block_insts(b).iter() {
                 for op in f.inst_operands(i).iter() {
                     if op.is_use() && !op.is_nonalloc() {
@@ -88,6 +72,34 @@ impl Facts {
                     }
                 }
             }
+        }
+        // A branch argument is read when its parameter is: passed on to a
+        // parameter nothing reads, a value is not read there.
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for b in f.blocks() {
+                for (t, &s) in f.block_succs(b).iter().enumerate() {
+                    for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                        if has(&read, p.index()) && !has(&read, a.index()) {
+                            set(&mut read, a.index());
+                            grew = true;
+                        }
+                    }
+                }
+            }
+        }
+        // What is passed only to parameters nothing reads is not live on
+        // the way there.
+        let rows = liveness::rows_where(f, &cfg::postorder(f), |p| has(&read, p.index()));
+        // (Rows of at least one word, so a function without vregs still
+        // has them.)
+        let mut live_out = vec![0u64; words * f.num_blocks()];
+        let mut live_in = vec![0u64; words * f.num_blocks()];
+        for b in f.blocks() {
+            let k = b.index() * words;
+            live_out[k..k + rows.words].copy_from_slice(rows.live_out(b));
+            live_in[k..k + rows.words].copy_from_slice(rows.live_in(b));
         }
         Facts {
             words,
@@ -98,7 +110,7 @@ impl Facts {
         }
     }
 
-    /// Whether anything reads `v`.
+    /// Whether anything reads `v` (see the `read` row).
     pub fn is_read(&self, v: VReg) -> bool {
         has(&self.read, v.index())
     }
@@ -125,9 +137,11 @@ impl Facts {
         live.clear();
         let k = b.index() * self.words;
         live.extend_from_slice(&self.live_out[k..k + self.words]);
-        for t in 0..f.block_succs(b).len() {
-            for v in f.branch_args(b, t) {
-                set(live, v.index());
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                if self.is_read(p) {
+                    set(live, a.index());
+                }
             }
         }
         for i in f.block_insts(b).iter().rev() {

@@ -74,7 +74,8 @@ impl Points {
             for v in members(facts.live_in(b)) {
                 touch(v, first, &mut lo, &mut hi, &mut touched);
             }
-            for p in f.block_params(b) {
+            // A parameter nothing reads is never written: not present.
+            for p in f.block_params(b).iter().filter(|&&p| facts.is_read(p)) {
                 touch(p.index(), first, &mut lo, &mut hi, &mut touched);
                 if effective_preds(f, b) == 1 {
                     refs.push((p.index() as u32, first));
@@ -104,10 +105,12 @@ impl Points {
             for v in members(facts.live_out(b)) {
                 touch(v, last, &mut lo, &mut hi, &mut touched);
             }
-            for t in 0..f.block_succs(b).len() {
-                for a in f.branch_args(b, t) {
-                    touch(a.index(), last, &mut lo, &mut hi, &mut touched);
-                    refs.push((a.index() as u32, last));
+            for (t, &s) in f.block_succs(b).iter().enumerate() {
+                for (a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                    if facts.is_read(p) {
+                        touch(a.index(), last, &mut lo, &mut hi, &mut touched);
+                        refs.push((a.index() as u32, last));
+                    }
                 }
             }
             // The edge moves into a join run before the branch, after its
