@@ -25,7 +25,7 @@ use crate::analysis::cfg::join_successor;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, VReg};
 use crate::ir::machine::MachineEnv;
-use crate::ir::operand::{OperandConstraint, OperandPos};
+use crate::ir::operand::{limit_mask, OperandConstraint, OperandPos};
 
 /// The groups, their masks, costs and interference.
 pub struct Graph {
@@ -40,8 +40,10 @@ pub struct Graph {
     pub cost: Vec<f64>,
     /// Area: the frequencies of the instructions it is live across.
     pub area: Vec<f64>,
-    /// A register one of its `fixed` operands names, if any: tried first.
-    pub hint: Vec<Option<u8>>,
+    /// The registers its own operands ask for (a `fixed` operand's, a
+    /// `limit` operand's first ones; 0: none): select tries them first,
+    /// and keeps other groups out of them while this one waits.
+    pub prefer: Vec<u64>,
     pub class: Vec<u8>,
     /// Copies that coalescing removed.
     pub coalesced: u64,
@@ -130,7 +132,7 @@ impl Graph {
         self.mask[y] &= self.mask[x];
         self.cost[y] += self.cost[x];
         self.area[y] += self.area[x];
-        self.hint[y] = self.hint[y].or(self.hint[x]);
+        self.prefer[y] = narrowed(self.prefer[y], self.prefer[x]);
     }
 
     /// Coalesces `a` and `b` if they do not interfere and their masks meet
@@ -230,7 +232,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         mask: class.iter().map(|&c| alloc[c as usize]).collect(),
         cost: vec![0.0; n],
         area: vec![0.0; n],
-        hint: vec![None; n],
+        prefer: vec![0; n],
         class,
         coalesced: 0,
         refused: 0,
@@ -370,10 +372,11 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
                 }
             }
         }
+        if let OperandConstraint::Limit(n) = op.constraint() {
+            g.prefer[v] = narrowed(g.prefer[v], limit_mask(n) & g.alloc[c]);
+        }
         if let OperandConstraint::FixedReg(r) = op.constraint() {
-            if g.hint[v].is_none() {
-                g.hint[v] = Some(r.hw() as u8);
-            }
+            g.prefer[v] = narrowed(g.prefer[v], 1 << r.hw() & g.alloc[c]);
             // Everything else present at the operand's points keeps out
             // of the register.
             let (early, late) = span(ops, k);
@@ -384,6 +387,18 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
                 }
             }
         }
+    }
+}
+
+/// A preference `a` narrowed by `b` where the two meet; otherwise the
+/// one already there (0 is no preference).
+fn narrowed(a: u64, b: u64) -> u64 {
+    if a == 0 {
+        b
+    } else if a & b != 0 {
+        a & b
+    } else {
+        a
     }
 }
 

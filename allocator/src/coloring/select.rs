@@ -118,21 +118,35 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     }
     let mut home = vec![Home::Stack; n];
     let mut optimistic = 0;
+    let mut waiting = vec![false; n];
+    for &r in &stack {
+        waiting[r] = true;
+    }
     while let Some(r) = stack.pop() {
+        waiting[r] = false;
         let mut taken = 0u64;
+        // What the neighbours still to come ask for.
+        let mut wanted = 0u64;
         for z in g.neighbours(r) {
             if let Home::Reg(h) = home[z] {
                 taken |= 1 << h;
+            } else if waiting[z] {
+                wanted |= g.prefer[z];
             }
         }
         let free = g.mask[r] & !taken;
         if pushed[r] && free != 0 {
             optimistic += 1;
         }
-        home[r] = match g.hint[r] {
-            Some(h) if free >> h & 1 == 1 => Home::Reg(h),
-            _ if free != 0 => Home::Reg(free.trailing_zeros() as u8),
-            _ => match splitter
+        // Its own operands' registers first, then those no neighbour
+        // still to come asks for, then any.
+        let first = |m: u64| (m != 0).then(|| Home::Reg(m.trailing_zeros() as u8));
+        home[r] = match first(free & g.prefer[r])
+            .or_else(|| first(free & !wanted))
+            .or_else(|| first(free))
+        {
+            Some(h) => h,
+            None => match splitter
                 .as_deref_mut()
                 .and_then(|s| s.split_around(r, |z| home[z].reg()))
             {
