@@ -153,6 +153,20 @@ impl Homes {
     fn of(&self, g: &Graph, v: VReg, i: Inst) -> Allocation {
         self.at(g.find(v.index()), i)
     }
+
+    /// The register group `r` leaves for its slot just before `i`, when a
+    /// hole of `r` starts at `i` within a block: the store before `i`
+    /// copies the value, so the register still holds it at `i`'s early
+    /// point.
+    fn left_at(&self, f: &Function, r: usize, i: Inst) -> Option<PReg> {
+        let at = i.index() as u32;
+        let starts = self.holes.get(r)?.iter().any(|h| h.0 == at);
+        let block_first = f.block_insts(f.block_of(i)).first() == i;
+        match self.loc[r] {
+            Allocation::Reg(h) if starts && !block_first => Some(h),
+            _ => None,
+        }
+    }
 }
 
 /// For a branch into a join, whose edge moves run before it: the join's
@@ -356,6 +370,30 @@ impl Run<'_> {
             .collect();
         let mut taken_early = self.taken(i, live, true, &fits);
         let mut taken_late = self.taken(i, live, false, &fits);
+        // An early read of a group whose hole starts here (it steps aside
+        // for a clobber at the late point) reads the register it leaves.
+        let mut left: Vec<Option<PReg>> = vec![None; ops.len()];
+        for (k, op) in ops.iter().enumerate() {
+            if fits[k] || !op.is_use() || span(ops, k) != (true, false) {
+                continue;
+            }
+            let Some(h) = self.homes.left_at(f, self.g.find(op.vreg().index()), i) else {
+                continue;
+            };
+            let meets = match op.constraint() {
+                OperandConstraint::Reg => true,
+                OperandConstraint::FixedReg(r) => r == h,
+                OperandConstraint::Limit(n) => limit_mask(n) >> h.hw() & 1 == 1,
+                _ => false,
+            };
+            let c = h.class().index();
+            if meets && taken_early[c] >> h.hw() & 1 == 0 {
+                left[k] = Some(h);
+            }
+        }
+        for h in left.iter().flatten() {
+            taken_early[h.class().index()] |= 1 << h.hw();
+        }
         for h in &overwritten {
             if let Allocation::Reg(r) = *h {
                 taken_early[r.class().index()] |= 1 << r.hw();
@@ -380,6 +418,10 @@ impl Run<'_> {
             };
             if fits[k] {
                 self.allocs[base + k] = self.home(op.vreg(), i);
+                continue;
+            }
+            if let Some(h) = left[k] {
+                self.allocs[base + k] = Allocation::Reg(h);
                 continue;
             }
             if matches!(
@@ -451,7 +493,7 @@ impl Run<'_> {
         // Copies into the operands' own locations, before the instruction.
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
-            if op.is_use() && a != self.home(op.vreg(), i) {
+            if op.is_use() && a != self.home(op.vreg(), i) && left[k].is_none() {
                 self.set.push(ParallelMove {
                     from: self.home(op.vreg(), i),
                     to: a,

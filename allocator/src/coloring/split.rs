@@ -189,7 +189,7 @@ impl<'a> Splitter<'a> {
                 at = union(&at, &pts);
             }
             let at = self.close_over_joins(at);
-            if self.contains(r, &at) {
+            if self.contains_but_early_reads(r, &at, h) {
                 let hole = std::mem::take(&mut self.holes[r]);
                 let (alone, _) = self.grow(r, &at);
                 self.holes[r] = hole;
@@ -244,6 +244,44 @@ impl<'a> Splitter<'a> {
             .all(|v| !self.points.pinned[v] && self.points.refs(v).all(|i| !inside(region, i)))
     }
 
+    /// As [`Splitter::contains`] for group `r` stepping aside at `at`
+    /// where register `h` is taken from it, but a reference at the first
+    /// point of an interval of `at` is allowed when it is an early read of
+    /// `r` at an instruction in the middle of a block that clobbers `h`
+    /// (and names it in no operand), with any other read of `r` there an
+    /// `any` or `stack` one: the store before the instruction leaves the
+    /// value in `h` for the early read and in the slot for the others, and
+    /// the clobber comes after.
+    fn contains_but_early_reads(&self, r: usize, at: &[(u32, u32)], h: u8) -> bool {
+        let f = self.f;
+        let allowed = |i: u32| {
+            if !at.iter().any(|iv| iv.0 == i) {
+                return false;
+            }
+            let inst = Inst::new(i as usize);
+            let insts = f.block_insts(f.block_of(inst));
+            if insts.first() == inst || insts.last() == inst {
+                return false;
+            }
+            let ops = f.inst_operands(inst);
+            let clobbers_h = f.inst_clobbers(inst).iter().any(|c| c.hw() == h as usize);
+            let names_h = ops.iter().any(|o| {
+                matches!(o.constraint(), crate::ir::operand::OperandConstraint::FixedReg(p) if p.hw() == h as usize)
+            });
+            clobbers_h
+                && !names_h
+                && ops.iter().enumerate().all(|(k, o)| {
+                    o.is_nonalloc()
+                        || self.g.find(o.vreg().index()) != r
+                        || (o.is_use()
+                            && (super::graph::span(ops, k) == (true, false) || !needs_register(o)))
+                })
+        };
+        self.members.of(r).all(|v| {
+            !self.points.pinned[v] && self.points.refs(v).all(|i| !inside(at, i) || allowed(i))
+        })
+    }
+
     /// The weighted stores and reloads group `z` needs with `hole` at the
     /// places touching `window`: a store where it enters the hole, a reload
     /// where it leaves, within blocks and on edges, times the frequency of
@@ -270,6 +308,7 @@ impl<'a> Splitter<'a> {
                     if f.block_insts(b).first().index() as u32 != i
                         && inside(&present, i - 1)
                         && inside(&present, i)
+                        && (into || self.read_again(z, &present, i, b))
                     {
                         cost += weight(into) * self.facts.freq[b.index()];
                     }
@@ -296,6 +335,19 @@ impl<'a> Splitter<'a> {
             }
         }
         cost
+    }
+
+    /// Whether group `z`, leaving a hole just before `i` in block `b`,
+    /// needs its register again in `b`: a reference from `i` on, or
+    /// presence at the block's end. Otherwise [`lengthen`] runs the hole
+    /// on to the group's death and no reload is made.
+    fn read_again(&self, z: usize, present: &[(u32, u32)], i: u32, b: Block) -> bool {
+        let last = self.f.block_insts(b).last().index() as u32;
+        inside(present, last)
+            || self
+                .members
+                .of(z)
+                .any(|v| self.points.refs(v).any(|r| r >= i && r <= last))
     }
 
     /// The copy group `z` needs on the edge `q -> b` with `hole`.
@@ -750,18 +802,44 @@ end
             assert_eq!(s.split_around(0, |_| None), Some(0));
             assert_eq!(s.holes[0], vec![(2, 2)]);
         });
-        // Read at the clobber (and live after it): cannot step aside there.
-        let read_there = "function
+        // Read early at the clobber (and live after it): it steps aside from
+        // there, the read taking the register it leaves (a store before
+        // inst1, a reload before inst2).
+        let read_early = "function
   block0:
     inst0: op def:v0i:reg
-    inst1: op use:v0i:reg clobbers(p0i)
+    inst1: op use:v0i:reg use:v0i:any:late clobbers(p0i)
     inst2: ret use:v0i:reg
 end
 ";
-        with_splitter(read_there, |s| {
-            assert_eq!(s.exclusions(0)[0], (0, None));
-            assert_eq!(s.split_around(0, |_| None), None);
+        with_splitter(read_early, |s| {
+            assert_eq!(s.exclusions(0)[0], (0, Some((vec![(1, 1)], 5.0))));
         });
+        // Read in a register at the late point, or at the block's first
+        // instruction: it cannot.
+        for read_there in [
+            "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg:late clobbers(p0i)
+    inst2: ret use:v0i:reg
+end
+",
+            "function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: branch -> block1()
+  block1:
+    inst2: op use:v0i:reg clobbers(p0i)
+    inst3: ret use:v0i:reg
+end
+",
+        ] {
+            with_splitter(read_there, |s| {
+                assert_eq!(s.exclusions(0)[0], (0, None));
+                assert_eq!(s.split_around(0, |_| None), None);
+            });
+        }
     }
 
     #[test]
