@@ -675,13 +675,10 @@ fn pick(stretches: &[Stretch], h: u8) -> Option<Vec<Excursion>> {
 }
 
 /// The registers operand `op` may be in while its group is on an
-/// excursion: none for a def or a `stack` operand (the group keeps to its
-/// register and slot there).
+/// excursion: none for a `stack` or `reuse` operand (the group keeps to
+/// its register and slot there).
 fn accepts(op: &crate::ir::operand::Operand) -> u64 {
     use crate::ir::operand::OperandConstraint as C;
-    if op.is_def() {
-        return 0;
-    }
     match op.constraint() {
         C::Any | C::Reg => u64::MAX,
         C::Limit(n) => crate::ir::operand::limit_mask(n),
@@ -872,6 +869,20 @@ end
         // v1i: through its `stack` and `any` reads, not over the branch;
         // a hole ending at a block's last instruction stays.
         assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
+    }
+
+    #[test]
+    fn an_excursion_takes_operands_that_accept_a_register() {
+        use crate::ir::operand::{Operand, OperandConstraint as C, OperandKind, OperandPos};
+        let v = crate::ir::index::VReg::new(0, crate::ir::index::RegClass::Int);
+        let op = |kind, c| Operand::new(v, kind, OperandPos::Early, c);
+        let p3 = crate::ir::index::PReg::new(3, crate::ir::index::RegClass::Int);
+        assert_eq!(accepts(&op(OperandKind::Use, C::Any)), u64::MAX);
+        assert_eq!(accepts(&op(OperandKind::Def, C::Reg)), u64::MAX);
+        assert_eq!(accepts(&op(OperandKind::Use, C::Limit(2))), 0b11);
+        assert_eq!(accepts(&op(OperandKind::Use, C::FixedReg(p3))), 0b1000);
+        assert_eq!(accepts(&op(OperandKind::Use, C::Stack)), 0);
+        assert_eq!(accepts(&op(OperandKind::Def, C::Reuse(1))), 0);
     }
 
     #[test]
