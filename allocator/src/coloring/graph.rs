@@ -40,7 +40,7 @@ pub struct Graph {
     pub cost: Vec<f64>,
     /// Area: the frequencies of the instructions it is live across.
     pub area: Vec<f64>,
-    /// The registers its own operands ask for (a `fixed` operand's, a
+    /// The registers its own operands ask for (each `fixed` operand's, each
     /// `limit` operand's first ones; 0: none): select tries them first,
     /// and keeps other groups out of them while this one waits.
     pub prefer: Vec<u64>,
@@ -132,7 +132,7 @@ impl Graph {
         self.mask[y] &= self.mask[x];
         self.cost[y] += self.cost[x];
         self.area[y] += self.area[x];
-        self.prefer[y] = narrowed(self.prefer[y], self.prefer[x]);
+        self.prefer[y] |= self.prefer[x];
     }
 
     /// Coalesces `a` and `b` if they do not interfere and their masks meet
@@ -373,10 +373,10 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             }
         }
         if let OperandConstraint::Limit(n) = op.constraint() {
-            g.prefer[v] = narrowed(g.prefer[v], limit_mask(n) & g.alloc[c]);
+            g.prefer[v] |= limit_mask(n) & g.alloc[c];
         }
         if let OperandConstraint::FixedReg(r) = op.constraint() {
-            g.prefer[v] = narrowed(g.prefer[v], 1 << r.hw() & g.alloc[c]);
+            g.prefer[v] |= 1 << r.hw() & g.alloc[c];
             // Everything else present at the operand's points keeps out
             // of the register.
             let (early, late) = span(ops, k);
@@ -387,18 +387,6 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
                 }
             }
         }
-    }
-}
-
-/// A preference `a` narrowed by `b` where the two meet; otherwise the
-/// one already there (0 is no preference).
-fn narrowed(a: u64, b: u64) -> u64 {
-    if a == 0 {
-        b
-    } else if a & b != 0 {
-        a & b
-    } else {
-        a
     }
 }
 
