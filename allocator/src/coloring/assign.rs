@@ -220,6 +220,10 @@ struct Run<'a> {
     victims: Vec<usize>,
     search: Search,
     present: Row,
+    /// Per operand of the instruction being placed: the register an early
+    /// read takes where its group leaves it for a hole (a buffer kept
+    /// between instructions).
+    left: Vec<Option<PReg>>,
 }
 
 /// Places every operand and move for the homes of this round.
@@ -246,6 +250,7 @@ pub fn assign(
         victims: Vec::new(),
         search: Search::default(),
         present: Vec::new(),
+        left: Vec::new(),
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
@@ -399,14 +404,18 @@ impl Run<'_> {
         let mut taken_late = self.taken(i, live, false, &fits);
         // An early read of a group whose hole starts here (it steps aside
         // for a clobber at the late point) reads the register it leaves.
-        let mut left: Vec<Option<PReg>> = vec![None; ops.len()];
+        self.left.clear();
+        self.left.resize(ops.len(), None);
         for (k, op) in ops.iter().enumerate() {
-            if fits[k] || !op.is_use() || span(ops, k) != (true, false) {
+            if fits[k] || !op.is_use() {
                 continue;
             }
             let Some(h) = self.homes.left_at(f, self.g.find(op.vreg().index()), i) else {
                 continue;
             };
+            if span(ops, k) != (true, false) {
+                continue;
+            }
             let meets = match op.constraint() {
                 OperandConstraint::Reg => true,
                 OperandConstraint::FixedReg(r) => r == h,
@@ -415,10 +424,10 @@ impl Run<'_> {
             };
             let c = h.class().index();
             if meets && taken_early[c] >> h.hw() & 1 == 0 {
-                left[k] = Some(h);
+                self.left[k] = Some(h);
             }
         }
-        for h in left.iter().flatten() {
+        for h in self.left.iter().flatten() {
             taken_early[h.class().index()] |= 1 << h.hw();
         }
         for h in &overwritten {
@@ -447,7 +456,7 @@ impl Run<'_> {
                 self.allocs[base + k] = self.home(op.vreg(), i);
                 continue;
             }
-            if let Some(h) = left[k] {
+            if let Some(h) = self.left[k] {
                 self.allocs[base + k] = Allocation::Reg(h);
                 continue;
             }
@@ -520,7 +529,7 @@ impl Run<'_> {
         // Copies into the operands' own locations, before the instruction.
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
-            if op.is_use() && a != self.home(op.vreg(), i) && left[k].is_none() {
+            if op.is_use() && a != self.home(op.vreg(), i) && self.left[k].is_none() {
                 self.set.push(ParallelMove {
                     from: self.home(op.vreg(), i),
                     to: a,

@@ -32,11 +32,12 @@ pub struct Points {
     /// `(vreg, first, last)` instruction intervals, sorted.
     spans: Vec<(u32, u32, u32)>,
     span_of: Vec<u32>,
-    /// `(vreg, inst)` references that need the vreg in its register: an
-    /// operand other than `any` or `stack`, or an edge move. Sorted. An
-    /// `any` or `stack` operand takes the slot as well, so a group may be
-    /// in its slot there at no cost.
-    refs: Vec<(u32, u32)>,
+    /// The instructions that need each vreg in its register (an operand
+    /// other than `any` or `stack`, or an edge move), sorted, by vreg
+    /// (`ref_of` gives each vreg's range). An `any` or `stack` operand
+    /// takes the slot as well, so a group may be in its slot there at no
+    /// cost.
+    ref_at: Vec<u32>,
     ref_of: Vec<u32>,
     /// Defined by a branch: its def moves home on the edge, so it never
     /// steps aside.
@@ -137,7 +138,7 @@ impl Points {
             span_of: offsets(n, spans.iter().map(|s| s.0)),
             spans,
             ref_of: offsets(n, refs.iter().map(|r| r.0)),
-            refs,
+            ref_at: refs.iter().map(|r| r.1).collect(),
             pinned,
             spill_cost,
         }
@@ -152,8 +153,12 @@ impl Points {
 
     /// The instructions that need `v` in its register, sorted.
     pub fn refs(&self, v: usize) -> impl Iterator<Item = u32> + '_ {
-        let r = self.ref_of[v] as usize..self.ref_of[v + 1] as usize;
-        self.refs[r].iter().map(|r| r.1)
+        self.refs_of(v).iter().copied()
+    }
+
+    /// [`Points::refs`] as a slice, for binary search.
+    pub fn refs_of(&self, v: usize) -> &[u32] {
+        &self.ref_at[self.ref_of[v] as usize..self.ref_of[v + 1] as usize]
     }
 }
 

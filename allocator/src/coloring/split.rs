@@ -195,37 +195,47 @@ impl<'a> Splitter<'a> {
         points.sort_unstable();
         let mut out_of_mask = points.iter().fold(0u64, |m, p| m | p.1);
         let mut list = Vec::new();
-        let mut priced: Vec<(Intervals, f64)> = Vec::new();
+        // A clobber takes many registers at once: the same points come back
+        // for each, closed over joins, contained or not, at the same cost.
+        // (raw points, closed, contained with no reference, cost in slot)
+        let mut seen: Vec<(Intervals, Intervals, bool, Option<f64>)> = Vec::new();
         while out_of_mask != 0 {
             let h = out_of_mask.trailing_zeros() as u8;
             out_of_mask &= out_of_mask - 1;
-            let mut at = Intervals::new();
+            let mut raw = Intervals::new();
             for &(i, regs) in &points {
                 if regs >> h & 1 == 1 {
-                    match at.last_mut() {
+                    match raw.last_mut() {
                         Some(last) if i <= last.1 + 1 => last.1 = last.1.max(i),
-                        _ => at.push((i, i)),
+                        _ => raw.push((i, i)),
                     }
                 }
             }
-            let at = self.close_over_joins(at);
-            if self.contains_but_early_reads(r, &at, h) {
-                // A clobber takes many registers at once: the same points
-                // come back for each, at the same cost.
-                let alone = match priced.iter().find(|p| p.0 == at) {
-                    Some(p) => p.1,
-                    None => {
-                        let hole = std::mem::take(&mut self.holes[r]);
-                        let (alone, _) = self.grow(r, &at);
-                        self.holes[r] = hole;
-                        priced.push((at.clone(), alone));
-                        alone
-                    }
-                };
-                list.push((h, at, Some(alone)));
-            } else {
-                list.push((h, at, None));
+            let k = match seen.iter().position(|x| x.0 == raw) {
+                Some(k) => k,
+                None => {
+                    let at = self.close_over_joins(raw.clone());
+                    let plain = self.contains(r, &at);
+                    seen.push((raw, at, plain, None));
+                    seen.len() - 1
+                }
+            };
+            let ok = seen[k].2 || self.contains_but_early_reads(r, &seen[k].1, h);
+            if !ok {
+                list.push((h, seen[k].1.clone(), None));
+                continue;
             }
+            let alone = match seen[k].3 {
+                Some(alone) => alone,
+                None => {
+                    let hole = std::mem::take(&mut self.holes[r]);
+                    let (alone, _) = self.grow(r, &seen[k].1);
+                    self.holes[r] = hole;
+                    seen[k].3 = Some(alone);
+                    alone
+                }
+            };
+            list.push((h, seen[k].1.clone(), Some(alone)));
         }
         let x: std::rc::Rc<[Exclusion]> = list.into();
         self.exclusions[r] = Some(x.clone());
@@ -289,7 +299,7 @@ impl<'a> Splitter<'a> {
     fn contains_but_early_reads(&self, r: usize, at: &[(u32, u32)], h: u8) -> bool {
         let f = self.f;
         let allowed = |i: u32| {
-            if !at.iter().any(|iv| iv.0 == i) {
+            if at.binary_search_by_key(&i, |iv| iv.0).is_err() {
                 return false;
             }
             let inst = Inst::new(i as usize);
@@ -378,10 +388,11 @@ impl<'a> Splitter<'a> {
     fn read_again(&self, z: usize, present: &[(u32, u32)], i: u32, b: Block) -> bool {
         let last = self.f.block_insts(b).last().index() as u32;
         inside(present, last)
-            || self
-                .members
-                .of(z)
-                .any(|v| self.points.refs(v).any(|r| r >= i && r <= last))
+            || self.members.of(z).any(|v| {
+                let refs = self.points.refs_of(v);
+                let k = refs.partition_point(|&r| r < i);
+                k < refs.len() && refs[k] <= last
+            })
     }
 
     /// Every group has its colour: from now on a group may move to another
