@@ -18,7 +18,7 @@
 use super::facts::{members, Facts, Row};
 use super::graph::{present_at, reuser, span, Graph};
 use super::select::{score, Home};
-use super::split::{inside, Excursion, Intervals, Members};
+use super::split::{inside, Intervals, Members};
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
@@ -52,8 +52,8 @@ pub struct Homes {
     /// A split group's slot (others: `None`).
     slot: Vec<Allocation>,
     holes: Vec<Intervals>,
-    /// Per group: stretches within a block where it is in another register.
-    excursions: Vec<Vec<Excursion>>,
+    /// Per group: whether it has holes (else it is at its home everywhere).
+    moves: Vec<bool>,
     /// `(inst, group)`: a split group's place changes just before `inst`,
     /// within a block; sorted.
     events: Vec<(u32, u32)>,
@@ -67,13 +67,7 @@ impl Homes {
     /// Spill slots for the groups `home` puts on the stack and the groups
     /// with holes, shared by groups that do not interfere (greedy, lowest
     /// free slot first).
-    pub fn new(
-        f: &Function,
-        g: &Graph,
-        home: &[Home],
-        holes: Vec<Intervals>,
-        excursions: Vec<Vec<Excursion>>,
-    ) -> Homes {
+    pub fn new(f: &Function, g: &Graph, home: &[Home], holes: Vec<Intervals>) -> Homes {
         let mut loc = vec![Allocation::None; g.n];
         let mut slot = vec![Allocation::None; g.n];
         let mut slots = 0;
@@ -131,22 +125,16 @@ impl Homes {
                 }
             }
         }
-        // Excursions lie inside one block: both ends are moves within it.
-        for (z, x) in excursions.iter().enumerate() {
-            for &(s, e, _) in x {
-                events.push((s, z as u32));
-                events.push((e + 1, z as u32));
-            }
-        }
         events.sort_unstable();
-        events.dedup();
         let split: Vec<usize> = (0..holes.len()).filter(|&z| !holes[z].is_empty()).collect();
-        let members = (!split.is_empty() || !events.is_empty()).then(|| Members::new(g));
+        let members = (!split.is_empty()).then(|| Members::new(g));
         Homes {
             loc,
             slot,
+            moves: (0..g.n)
+                .map(|r| holes.get(r).is_some_and(|h| !h.is_empty()))
+                .collect(),
             holes,
-            excursions,
             events,
             members,
             split,
@@ -161,17 +149,14 @@ impl Homes {
 
     /// Where group `r` (a representative) is at instruction `i`.
     fn at(&self, r: usize, i: Inst) -> Allocation {
-        let at = i.index() as u32;
-        match self.holes.get(r) {
-            Some(h) if !h.is_empty() && inside(h, at) => return self.slot[r],
-            _ => {}
+        if !self.moves[r] {
+            return self.loc[r];
         }
-        if let (Some(x), Allocation::Reg(home)) = (self.excursions.get(r), self.loc[r]) {
-            if let Some(&(_, _, h)) = x.iter().find(|x| x.0 <= at && at <= x.1) {
-                return Allocation::Reg(PReg::new(h as usize, home.class()));
-            }
+        if inside(&self.holes[r], i.index() as u32) {
+            self.slot[r]
+        } else {
+            self.loc[r]
         }
-        self.loc[r]
     }
 
     fn of(&self, g: &Graph, v: VReg, i: Inst) -> Allocation {
@@ -775,7 +760,7 @@ mod tests {
         for &(v, h) in holes {
             hole[g.find(v)].push(h);
         }
-        let homes = Homes::new(f, &g, &home, hole, Vec::new());
+        let homes = Homes::new(f, &g, &home, hole);
         let got = match assign(f, &case.machine, &facts, &g, &homes) {
             Ok(Assigned::Done(out)) => {
                 let mut s = String::new();

@@ -395,9 +395,11 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
 /// one.
 pub fn span(ops: &[crate::ir::operand::Operand], k: usize) -> (bool, bool) {
     let op = ops[k];
-    let reused = reuser(ops, k).is_some();
     if op.is_use() {
-        (true, op.pos() == OperandPos::Late || reused)
+        (
+            true,
+            op.pos() == OperandPos::Late || reuser(ops, k).is_some(),
+        )
     } else {
         (op.pos() == OperandPos::Early, true)
     }

@@ -153,12 +153,11 @@ impl Rounds<'_> {
             }
             let select::Colouring { home, optimistic } =
                 select::color(g, &on_stack, splitter.as_mut());
-            let (mut holes, excursions, splits) =
-                splitter.as_ref().map_or((Vec::new(), Vec::new(), 0), |s| {
-                    (s.holes.clone(), s.excursions.clone(), s.splits)
-                });
+            let (mut holes, splits) = splitter
+                .as_ref()
+                .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
             split::lengthen(f, g, &mut holes);
-            let homes = assign::Homes::new(f, g, &home, holes, excursions);
+            let homes = assign::Homes::new(f, g, &home, holes);
             match assign::assign(f, self.env, self.facts, g, &homes)? {
                 assign::Assigned::Done(mut out) => {
                     stats.coalesced = g.coalesced;

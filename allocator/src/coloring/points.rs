@@ -22,10 +22,9 @@ use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::ir::function::Function;
 use crate::ir::operand::OperandConstraint;
 
-/// Move weights of RegAllocScore: a reload, a store, a register move.
+/// Spill weights of RegAllocScore: a reload, a store.
 pub const RELOAD: f64 = 4.0;
 pub const STORE: f64 = 1.0;
-pub const REGMOVE: f64 = 0.2;
 
 /// Presence intervals, references and spill costs per vreg.
 pub struct Points {

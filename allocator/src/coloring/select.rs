@@ -159,7 +159,6 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     // of every register, say) were left out; with splitting, one may still
     // hold a register away from the points that rule it out.
     if let Some(s) = splitter {
-        s.all_coloured();
         for &r in &reps {
             if !forced[r] && g.mask[r] == 0 {
                 if let Some(h) = s.split_around(r, |z| home[z].reg()) {

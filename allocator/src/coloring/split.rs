@@ -31,7 +31,7 @@
 
 use super::facts::Facts;
 use super::graph::Graph;
-use super::points::{Points, REGMOVE, RELOAD, STORE};
+use super::points::{Points, RELOAD, STORE};
 use crate::analysis::cfg::effective_preds;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst};
@@ -42,14 +42,6 @@ pub type Intervals = Vec<(u32, u32)>;
 /// A register out of a group's mask, the points that took it out, and what
 /// being in its slot at those points costs alone (`None`: it cannot).
 type Exclusion = (u8, Intervals, Option<f64>);
-
-/// A stretch `(first, last, register)` within one block where a group is
-/// in another register of its class than its home.
-pub type Excursion = (u32, u32, u8);
-
-/// A stretch `(first, last, registers)` where a group could make an
-/// excursion, with the registers free to it there.
-type Stretch = (u32, u32, u64);
 
 /// Whether instruction `i` lies in one of `iv`.
 pub fn inside(iv: &[(u32, u32)], i: u32) -> bool {
@@ -122,14 +114,6 @@ pub struct Splitter<'a> {
     /// Per representative: where it lives in its slot instead of its
     /// register (empty: nowhere).
     pub holes: Vec<Intervals>,
-    /// Per representative: where it is in another register (sorted).
-    pub excursions: Vec<Vec<Excursion>>,
-    /// Every excursion made, with its group's class: `(class, excursion)`.
-    taken: Vec<(u8, Excursion)>,
-    /// Set once every group has its colour: only then may a group move to
-    /// another register for a while, since no group coloured later can
-    /// take that register there.
-    coloured: bool,
     /// Splits made (a group stepping aside for another counts once).
     pub splits: u64,
     /// Each group's region, once asked for.
@@ -147,9 +131,6 @@ impl<'a> Splitter<'a> {
             facts,
             members: Members::new(g),
             holes: vec![Vec::new(); g.n],
-            excursions: vec![Vec::new(); g.n],
-            taken: Vec::new(),
-            coloured: false,
             splits: 0,
             regions: vec![None; g.n],
             exclusions: vec![None; g.n],
@@ -248,11 +229,6 @@ impl<'a> Splitter<'a> {
         for h in &mut self.holes {
             h.clear();
         }
-        for x in &mut self.excursions {
-            x.clear();
-        }
-        self.taken.clear();
-        self.coloured = false;
         self.splits = 0;
     }
 
@@ -395,111 +371,6 @@ impl<'a> Splitter<'a> {
             })
     }
 
-    /// Every group has its colour: from now on a group may move to another
-    /// register for a while.
-    pub fn all_coloured(&mut self) {
-        self.coloured = true;
-    }
-
-    /// The coloured neighbours of group `r`, with their registers, and
-    /// the excursions of its class made so far: what may hold a register
-    /// while every group is coloured.
-    fn occupants(&self, r: usize, colour: &impl Fn(usize) -> Option<u8>) -> Occupants {
-        let class = self.g.class[r];
-        Occupants {
-            neighbours: self
-                .g
-                .neighbours(r)
-                .filter_map(|z| colour(z).map(|h| (h, z)))
-                .collect(),
-            excursions: self
-                .taken
-                .iter()
-                .filter(|t| t.0 == class)
-                .map(|t| t.1)
-                .collect(),
-        }
-    }
-
-    /// The registers group `r` could be in at every point of `s..=e`: none
-    /// ruled out for it there, none held there by `occupied`, all accepted
-    /// by its operands there.
-    fn free_during(&mut self, r: usize, s: u32, e: u32, occupied: &Occupants) -> u64 {
-        let f = self.f;
-        let mut free = self.g.alloc[self.g.class[r] as usize];
-        for v in self.members.of(r) {
-            let ex = self.g.excluded(v);
-            let from = ex.partition_point(|x| x.1 < s);
-            for x in ex[from..].iter().take_while(|x| x.1 <= e) {
-                free &= !x.2;
-            }
-        }
-        for i in s..=e {
-            for op in f.inst_operands(Inst::new(i as usize)).iter() {
-                if !op.is_nonalloc() && self.g.find(op.vreg().index()) == r {
-                    free &= accepts(op);
-                }
-            }
-        }
-        for &(_, _, h) in occupied.excursions.iter().filter(|x| x.0 <= e && x.1 >= s) {
-            free &= !(1u64 << h);
-        }
-        for &(h, z) in &occupied.neighbours {
-            if free >> h & 1 == 0 {
-                continue;
-            }
-            // Held where `z` is present in `s..=e` outside its holes.
-            let zone = self.presence(z);
-            let from = zone.partition_point(|x| x.1 < s);
-            let held = zone[from..]
-                .iter()
-                .take_while(|x| x.0 <= e)
-                .any(|&(a, b)| (a.max(s)..=b.min(e)).any(|i| !inside(&self.holes[z], i)));
-            if held {
-                free &= !(1u64 << h);
-            }
-        }
-        free
-    }
-
-    /// Where group `r` can be in another register at each stretch of
-    /// `at` instead of its home, and what the moves cost: every stretch
-    /// inside one block (neither its first instruction nor its last), with
-    /// the registers of the class that no point of the stretch rules out
-    /// for `r`, that nothing in `occupied` holds there, and that `r`'s
-    /// operands there accept (the home itself is taken out by [`pick`]).
-    fn elsewhere(
-        &mut self,
-        r: usize,
-        at: &[(u32, u32)],
-        occupied: &Occupants,
-    ) -> Option<(f64, Vec<Stretch>)> {
-        let f = self.f;
-        let present = self.presence(r);
-        let mut out = Vec::new();
-        let mut cost = 0.0;
-        for &(s, e) in at {
-            let b = f.block_of(Inst::new(s as usize));
-            let insts = f.block_insts(b);
-            if s <= insts.first().index() as u32 || e >= insts.last().index() as u32 {
-                return None;
-            }
-            let free = self.free_during(r, s, e, occupied);
-            if free == 0 {
-                return None;
-            }
-            let freq = self.facts.freq[b.index()];
-            if inside(&present, s - 1) && inside(&present, s) {
-                cost += REGMOVE * freq;
-            }
-            if inside(&present, e) && inside(&present, e + 1) {
-                cost += REGMOVE * freq;
-            }
-            out.push((s, e, free));
-        }
-        Some((cost, out))
-    }
-
     /// The copy group `z` needs on the edge `q -> b` with `hole`.
     fn edge_cost(&self, q: Block, b: Block, present: &[(u32, u32)], hole: &[(u32, u32)]) -> f64 {
         let f = self.f;
@@ -551,69 +422,28 @@ impl<'a> Splitter<'a> {
         }
         let mask = self.g.alloc[self.g.class[r] as usize];
         let mut cost = [0.0f64; 64];
-        // A register another group's excursion takes where `r` is present.
-        let class = self.g.class[r];
-        let mut blocked = self
-            .taken
-            .iter()
-            .filter(|&&(c, (s, e, _))| c == class && !intersect(&region, &[(s, e)]).is_empty())
-            .fold(0u64, |m, &(_, (_, _, h))| m | 1 << h);
+        let mut blocked = 0u64;
         // (neighbour, its register, which steps aside, the grown hole).
         let mut plan: Vec<(usize, u8, Side, Intervals)> = Vec::new();
         // A register out of `r`'s mask: `r` may still hold it away from the
         // points that took it out (a clobber it lives across, another
         // value's `fixed` operand), in its slot at those points.
-        // Once every group is coloured, it may instead move to another
-        // register there (two register moves a stretch), where one is free.
-        let occupied = if self.coloured {
-            self.occupants(r, &colour)
-        } else {
-            Occupants::default()
-        };
-        // A clobber takes many registers at once: the same points come
-        // back for each, with the same registers free.
-        type Priced = Option<(f64, Vec<Stretch>)>;
-        let mut memo: Vec<(&Intervals, Priced)> = Vec::new();
-        let exclusions = self.exclusions(r);
-        for (h, at, alone) in exclusions.iter() {
-            let in_slot = alone.map(|alone| {
-                if self.holes[r].is_empty() {
-                    alone
-                } else {
-                    self.grow(r, at).0
-                }
-            });
-            let elsewhere = if self.coloured {
-                let k = match memo.iter().position(|m| m.0 == at) {
-                    Some(k) => k,
-                    None => {
-                        let x = self.elsewhere(r, at, &occupied);
-                        memo.push((at, x));
-                        memo.len() - 1
-                    }
-                };
-                memo[k]
-                    .1
-                    .as_ref()
-                    .and_then(|(c, x)| Some((*c, pick(x, *h)?)))
-            } else {
-                None
+        for (h, at, alone) in self.exclusions(r).iter() {
+            let Some(alone) = alone else {
+                blocked |= 1 << h;
+                continue;
             };
-            let (c, side) = match (in_slot, elsewhere) {
-                (Some(a), Some((b, x))) if b < a => (b, Side::Elsewhere(x)),
-                (None, Some((b, x))) => (b, Side::Elsewhere(x)),
-                (Some(a), _) => (a, Side::Itself),
-                (None, None) => {
-                    blocked |= 1 << h;
-                    continue;
-                }
+            let c = if self.holes[r].is_empty() {
+                *alone
+            } else {
+                self.grow(r, at).0
             };
             cost[*h as usize] += c;
             if cost[*h as usize] >= spill {
                 blocked |= 1 << h;
                 continue;
             }
-            plan.push((r, *h, side, at.clone()));
+            plan.push((r, *h, Side::Itself, at.clone()));
         }
         for z in self.g.neighbours(r) {
             if blocked & mask == mask {
@@ -660,41 +490,10 @@ impl<'a> Splitter<'a> {
             match side {
                 Side::Neighbour => self.holes[z] = hole,
                 Side::Itself => self.holes[r] = union(&self.holes[r], &hole),
-                Side::Elsewhere(x) => {
-                    let class = self.g.class[r];
-                    self.taken.extend(x.iter().map(|&e| (class, e)));
-                    self.excursions[r].extend(x);
-                    self.excursions[r].sort_unstable();
-                }
             }
             self.splits += 1;
         }
         Some(best)
-    }
-}
-
-/// An excursion per stretch, to the lowest register free there other than
-/// the home `h`; `None` when a stretch has no other.
-fn pick(stretches: &[Stretch], h: u8) -> Option<Vec<Excursion>> {
-    stretches
-        .iter()
-        .map(|&(s, e, free)| {
-            let free = free & !(1u64 << h);
-            (free != 0).then(|| (s, e, free.trailing_zeros() as u8))
-        })
-        .collect()
-}
-
-/// The registers operand `op` may be in while its group is on an
-/// excursion: none for a `stack` or `reuse` operand (the group keeps to
-/// its register and slot there).
-fn accepts(op: &crate::ir::operand::Operand) -> u64 {
-    use crate::ir::operand::OperandConstraint as C;
-    match op.constraint() {
-        C::Any | C::Reg => u64::MAX,
-        C::Limit(n) => crate::ir::operand::limit_mask(n),
-        C::FixedReg(p) => 1u64 << p.hw(),
-        C::Stack | C::Reuse(_) | C::NonAlloc(_) => 0,
     }
 }
 
@@ -734,24 +533,13 @@ pub fn lengthen(f: &Function, g: &Graph, holes: &mut [Intervals]) {
     }
 }
 
-/// What may hold a register while every group is coloured: `(register,
-/// group)` per coloured neighbour, and the excursions made.
-#[derive(Default)]
-struct Occupants {
-    neighbours: Vec<(u8, usize)>,
-    excursions: Vec<Excursion>,
-}
-
-/// Which of two groups steps aside for the other, and how.
-#[derive(Clone)]
+/// Which of two groups steps aside for the other.
+#[derive(Clone, Copy)]
 enum Side {
     /// The neighbour moves to its slot where the group being coloured is.
     Neighbour,
     /// The group being coloured moves to its slot where the neighbour is.
     Itself,
-    /// The group being coloured moves to other registers at these
-    /// stretches.
-    Elsewhere(Vec<Excursion>),
 }
 
 /// The intersection of two sorted, merged sets of intervals.
@@ -880,86 +668,6 @@ end
         // v1i: through its `stack` and `any` reads, not over the branch;
         // a hole ending at a block's last instruction stays.
         assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
-    }
-
-    #[test]
-    fn an_excursion_takes_operands_that_accept_a_register() {
-        use crate::ir::operand::{Operand, OperandConstraint as C, OperandKind, OperandPos};
-        let v = crate::ir::index::VReg::new(0, crate::ir::index::RegClass::Int);
-        let op = |kind, c| Operand::new(v, kind, OperandPos::Early, c);
-        let p3 = crate::ir::index::PReg::new(3, crate::ir::index::RegClass::Int);
-        assert_eq!(accepts(&op(OperandKind::Use, C::Any)), u64::MAX);
-        assert_eq!(accepts(&op(OperandKind::Def, C::Reg)), u64::MAX);
-        assert_eq!(accepts(&op(OperandKind::Use, C::Limit(2))), 0b11);
-        assert_eq!(accepts(&op(OperandKind::Use, C::FixedReg(p3))), 0b1000);
-        assert_eq!(accepts(&op(OperandKind::Use, C::Stack)), 0);
-        assert_eq!(accepts(&op(OperandKind::Def, C::Reuse(1))), 0);
-    }
-
-    #[test]
-    fn excursions_pick_a_register_free_at_every_stretch_but_the_home() {
-        let stretches = [(3, 4, 0b0110), (7, 7, 0b0011)];
-        assert_eq!(pick(&stretches, 0), Some(vec![(3, 4, 1), (7, 7, 1)]));
-        assert_eq!(pick(&stretches, 1), Some(vec![(3, 4, 2), (7, 7, 0)]));
-        assert_eq!(pick(&[(7, 7, 0b0010)], 1), None);
-    }
-
-    #[test]
-    fn an_excursion_needs_a_stretch_inside_a_block_and_a_free_register() {
-        // Two registers; v0i lives across clobbers of p1i (inst1) and p0i
-        // (inst2), v1i holds p1i from inst3 on.
-        let src = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op clobbers(p1i)
-    inst2: op clobbers(p0i)
-    inst3: op def:v1i:reg
-    inst4: op use:v0i:reg use:v1i:reg
-    inst5: branch -> block1()
-  block1:
-    inst6: op use:v0i:reg clobbers(p0i)
-    inst7: ret use:v0i:any
-end
-";
-        splitter_on(src, |s| {
-            let none = Occupants::default();
-            // In p0i at inst2: p1i is free there; the moves there and back
-            // run in block0 (frequency 1).
-            assert_eq!(
-                s.elsewhere(0, &[(2, 2)], &none),
-                Some((0.4, vec![(2, 2, 0b10)]))
-            );
-            // v1i in p1i from inst3: not free at inst3 and inst4.
-            let v1 = Occupants {
-                neighbours: vec![(1, 1)],
-                excursions: Vec::new(),
-            };
-            assert_eq!(
-                s.elsewhere(0, &[(2, 2)], &v1),
-                Some((0.4, vec![(2, 2, 0b10)]))
-            );
-            assert_eq!(s.elsewhere(0, &[(2, 3)], &v1), None);
-            // Another excursion into p1i at inst2.
-            let taken = Occupants {
-                neighbours: Vec::new(),
-                excursions: vec![(2, 2, 1)],
-            };
-            assert_eq!(s.elsewhere(0, &[(2, 2)], &taken), None);
-            // inst6 begins block1: no excursion there.
-            assert_eq!(s.elsewhere(0, &[(6, 6)], &none), None);
-            // inst4 reads v0i `reg`: any register; a `stack` read would not
-            // do, nor would a point where both registers are ruled out.
-            assert_eq!(
-                s.elsewhere(0, &[(4, 4)], &none).map(|x| x.1),
-                Some(vec![(4, 4, 0b11)])
-            );
-            assert_eq!(s.elsewhere(0, &[(1, 2)], &none), None);
-        });
     }
 
     #[test]
