@@ -162,23 +162,6 @@ impl Homes {
     fn of(&self, g: &Graph, v: VReg, i: Inst) -> Allocation {
         self.at(g.find(v.index()), i)
     }
-
-    /// The register group `r` leaves for its slot just before `i`, when a
-    /// hole of `r` starts at `i` within a block: the store before `i`
-    /// copies the value, so the register still holds it at `i`'s early
-    /// point.
-    fn left_at(&self, f: &Function, r: usize, i: Inst) -> Option<PReg> {
-        let at = i.index() as u32;
-        let starts = self.holes.get(r)?.iter().any(|h| h.0 == at);
-        let block_first = f.block_insts(f.block_of(i)).first() == i;
-        if !starts || block_first {
-            return None;
-        }
-        match self.at(r, Inst::new(i.index() - 1)) {
-            Allocation::Reg(h) => Some(h),
-            _ => None,
-        }
-    }
 }
 
 /// For a branch into a join, whose edge moves run before it: the join's
@@ -205,10 +188,6 @@ struct Run<'a> {
     victims: Vec<usize>,
     search: Search,
     present: Row,
-    /// Per operand of the instruction being placed: the register an early
-    /// read takes where its group leaves it for a hole (a buffer kept
-    /// between instructions).
-    left: Vec<Option<PReg>>,
 }
 
 /// Places every operand and move for the homes of this round.
@@ -235,7 +214,6 @@ pub fn assign(
         victims: Vec::new(),
         search: Search::default(),
         present: Vec::new(),
-        left: Vec::new(),
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
@@ -387,34 +365,6 @@ impl Run<'_> {
             .collect();
         let mut taken_early = self.taken(i, live, true, &fits);
         let mut taken_late = self.taken(i, live, false, &fits);
-        // An early read of a group whose hole starts here (it steps aside
-        // for a clobber at the late point) reads the register it leaves.
-        self.left.clear();
-        self.left.resize(ops.len(), None);
-        for (k, op) in ops.iter().enumerate() {
-            if fits[k] || !op.is_use() {
-                continue;
-            }
-            let Some(h) = self.homes.left_at(f, self.g.find(op.vreg().index()), i) else {
-                continue;
-            };
-            if span(ops, k) != (true, false) {
-                continue;
-            }
-            let meets = match op.constraint() {
-                OperandConstraint::Reg => true,
-                OperandConstraint::FixedReg(r) => r == h,
-                OperandConstraint::Limit(n) => limit_mask(n) >> h.hw() & 1 == 1,
-                _ => false,
-            };
-            let c = h.class().index();
-            if meets && taken_early[c] >> h.hw() & 1 == 0 {
-                self.left[k] = Some(h);
-            }
-        }
-        for h in self.left.iter().flatten() {
-            taken_early[h.class().index()] |= 1 << h.hw();
-        }
         for h in &overwritten {
             if let Allocation::Reg(r) = *h {
                 taken_early[r.class().index()] |= 1 << r.hw();
@@ -439,10 +389,6 @@ impl Run<'_> {
             };
             if fits[k] {
                 self.allocs[base + k] = self.home(op.vreg(), i);
-                continue;
-            }
-            if let Some(h) = self.left[k] {
-                self.allocs[base + k] = Allocation::Reg(h);
                 continue;
             }
             if matches!(
@@ -514,7 +460,7 @@ impl Run<'_> {
         // Copies into the operands' own locations, before the instruction.
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
-            if op.is_use() && a != self.home(op.vreg(), i) && self.left[k].is_none() {
+            if op.is_use() && a != self.home(op.vreg(), i) {
                 self.set.push(ParallelMove {
                     from: self.home(op.vreg(), i),
                     to: a,
