@@ -450,6 +450,28 @@ end
 ";
 
     #[test]
+    fn a_group_asks_for_every_register_its_operands_name() {
+        // v0i and v1i coalesce across the edge; v0i's limit(1) def asks for
+        // p0i, v1i's fixed read for p2i, and a parameter nothing reads for
+        // nothing.
+        let g = graph(&format!(
+            "{MACHINE}function
+  block0:
+    inst0: op def:v0i:limit(1)
+    inst1: branch -> block1(v0i, v0i)
+  block1(v1i, v2i):
+    inst2: ret use:v1i:fixed(p2i)
+end
+"
+        ));
+        let r = g.find(0);
+        assert_eq!(g.find(1), r);
+        assert_eq!(g.prefer[r], 0b101);
+        assert_eq!(g.prefer[2], 0);
+        assert!(!g.interferes(r, g.find(2)) || g.find(2) == r);
+    }
+
+    #[test]
     fn cost_area_and_masks_follow_uses_loops_and_clobbers() {
         let g = graph(&format!(
             "{MACHINE}function

@@ -671,6 +671,68 @@ end
     }
 
     #[test]
+    fn exclusions_gather_the_points_of_each_register_apart() {
+        // Two int registers: p0i clobbered at inst1 and inst2 (one
+        // stretch), p1i at inst4 (apart from inst1's: no merge across the
+        // gap).
+        let src = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op clobbers(p0i, p1i)
+    inst2: op clobbers(p0i)
+    inst3: op
+    inst4: op clobbers(p1i)
+    inst5: ret use:v0i:reg
+end
+";
+        splitter_on(src, |s| {
+            let x = s.exclusions(0);
+            assert_eq!(x.len(), 2);
+            assert_eq!((x[0].0, &x[0].1), (0, &vec![(1, 2)]));
+            assert_eq!((x[1].0, &x[1].1), (1, &vec![(1, 1), (4, 4)]));
+        });
+    }
+
+    #[test]
+    fn a_hole_end_costs_a_reload_only_where_the_register_is_needed_again() {
+        // v0i: read `reg` at inst3, `any` at inst5; live out of block0 in
+        // the second case only.
+        let src = |tail: &str| {
+            format!(
+                "{ONE_INT}function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op
+    inst2: op
+    inst3: op use:v0i:reg
+    inst4: op
+    inst5: op use:v0i:any
+{tail}end
+"
+            )
+        };
+        splitter_on(&src("    inst6: ret\n"), |s| {
+            let present = s.presence(0);
+            let b = Block::new(0);
+            assert!(s.read_again(0, &present, 2, b));
+            assert!(s.read_again(0, &present, 3, b));
+            assert!(!s.read_again(0, &present, 4, b));
+        });
+        splitter_on(
+            &src("    inst6: branch -> block1()\n  block1:\n    inst7: ret use:v0i:reg\n"),
+            |s| {
+                let present = s.presence(0);
+                assert!(s.read_again(0, &present, 4, Block::new(0)));
+            },
+        );
+    }
+
+    #[test]
     fn containment_ignores_reads_that_take_a_slot() {
         let src = format!(
             "{ONE_INT}function
@@ -829,7 +891,7 @@ end
         let read_early = "function
   block0:
     inst0: op def:v0i:reg
-    inst1: op use:v0i:reg use:v0i:any:late clobbers(p0i)
+    inst1: op use:v0i:reg use:v0i:any:late def:v1i:any clobbers(p0i)
     inst2: ret use:v0i:reg
 end
 ";

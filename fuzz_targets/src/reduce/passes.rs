@@ -481,6 +481,27 @@ mod tests {
     }
 
     #[test]
+    fn entry_is_offered_only_where_it_makes_the_case_smaller() {
+        // block1 loops back to the entry and has no parameters: as the
+        // entry it would keep every block. block2 reaches nothing.
+        let d = draft(
+            "  block0:
+    inst0: branch -> block1, block2
+  block1:
+    inst1: branch -> block0
+  block2:
+    inst2: ret
+",
+        );
+        assert_eq!(Pass::Entry.count(&d), 1);
+        assert_eq!(Pass::Entry.name(), "entry");
+        assert_eq!(
+            text(Pass::Entry.apply(&d, 0..1).unwrap()),
+            "  block0:\n    inst0: ret\n"
+        );
+    }
+
+    #[test]
     fn entry_keeps_the_order_of_the_blocks_it_reaches() {
         let d = draft(
             "  block0:
