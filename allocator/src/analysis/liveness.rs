@@ -297,12 +297,8 @@ mod tests {
 
     #[test]
     fn an_argument_counts_only_where_its_parameter_is_read() {
-        let src = "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let src = crate::fixtures::machine(["p0i", "p0f", "p0v"])
+            + "function
   block0:
     inst0: op def:v0i:reg def:v1i:reg
     inst1: branch -> block1()

@@ -52,8 +52,6 @@ pub struct Homes {
     /// A split group's slot (others: `None`).
     slot: Vec<Allocation>,
     holes: Vec<Intervals>,
-    /// Per group: whether it has holes (else it is at its home everywhere).
-    moves: Vec<bool>,
     /// `(inst, group)`: a split group's place changes just before `inst`,
     /// within a block; sorted.
     events: Vec<(u32, u32)>,
@@ -131,9 +129,6 @@ impl Homes {
         Homes {
             loc,
             slot,
-            moves: (0..g.n)
-                .map(|r| holes.get(r).is_some_and(|h| !h.is_empty()))
-                .collect(),
             holes,
             events,
             members,
@@ -149,13 +144,9 @@ impl Homes {
 
     /// Where group `r` (a representative) is at instruction `i`.
     fn at(&self, r: usize, i: Inst) -> Allocation {
-        if !self.moves[r] {
-            return self.loc[r];
-        }
-        if inside(&self.holes[r], i.index() as u32) {
-            self.slot[r]
-        } else {
-            self.loc[r]
+        match self.holes.get(r) {
+            Some(h) if !h.is_empty() && inside(h, i.index() as u32) => self.slot[r],
+            _ => self.loc[r],
         }
     }
 

@@ -170,17 +170,11 @@ mod tests {
         // Blocks: block0, then per level k (1..=d) header 3k-2, test 3k-1,
         // latch 3k.
         let header = |k: usize| 3 * k - 2;
-        let mut src = String::from(
-            "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let mut src = crate::fixtures::machine(["p0i", "p0f", "p0v"])
+            + "function
   block0:
     inst0: branch -> block1()
-",
-        );
+";
         let mut inst = 1;
         let mut line = |src: &mut String, b: usize, body: String| {
             *src += &format!("  block{b}:\n    inst{inst}: {body}\n");

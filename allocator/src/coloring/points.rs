@@ -1,7 +1,6 @@
 //! Where each vreg is, instruction by instruction: the instructions it is
 //! present at (one interval per block), the instructions that need it in a
-//! register,
-//! and what spilling it everywhere would cost. Passive splitting
+//! register, and what spilling it everywhere would cost. Passive splitting
 //! ([`super::split`]) reads these to decide whether a live range can step
 //! aside for another.
 //!
@@ -20,7 +19,7 @@
 use super::facts::{members, Facts};
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::ir::function::Function;
-use crate::ir::operand::OperandConstraint;
+use crate::ir::operand::{Operand, OperandConstraint};
 
 /// Spill weights of RegAllocScore: a reload, a store.
 pub const RELOAD: f64 = 4.0;
@@ -93,11 +92,7 @@ impl Points {
                     let v = op.vreg().index();
                     touch(v, i.index() as u32, &mut lo, &mut hi, &mut touched);
                     pinned[v] |= op.is_def() && f.is_branch(i);
-                    let needs_reg = !matches!(
-                        op.constraint(),
-                        OperandConstraint::Any | OperandConstraint::Stack
-                    );
-                    if needs_reg {
+                    if needs_register(op) {
                         refs.push((v as u32, i.index() as u32));
                         spill_cost[v] += freq * if op.is_use() { RELOAD } else { STORE };
                     }
@@ -159,6 +154,16 @@ impl Points {
     pub fn refs_of(&self, v: usize) -> &[u32] {
         &self.ref_at[self.ref_of[v] as usize..self.ref_of[v + 1] as usize]
     }
+}
+
+/// Whether operand `op` needs its value in a register (not `any` or
+/// `stack`, which take a slot as well): what a reference is, and what a
+/// hole may not hold.
+pub fn needs_register(op: &Operand) -> bool {
+    !matches!(
+        op.constraint(),
+        OperandConstraint::Any | OperandConstraint::Stack
+    )
 }
 
 /// Where each vreg's entries start in a list sorted by vreg (`n + 1`

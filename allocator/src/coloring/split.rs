@@ -31,7 +31,7 @@
 
 use super::facts::Facts;
 use super::graph::Graph;
-use super::points::{Points, RELOAD, STORE};
+use super::points::{needs_register, Points, RELOAD, STORE};
 use crate::analysis::cfg::effective_preds;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst};
@@ -497,15 +497,6 @@ impl<'a> Splitter<'a> {
     }
 }
 
-/// Whether operand `op` needs its value in a register (not `any` or
-/// `stack`): the operands a hole may not hold.
-fn needs_register(op: &crate::ir::operand::Operand) -> bool {
-    !matches!(
-        op.constraint(),
-        crate::ir::operand::OperandConstraint::Any | crate::ir::operand::OperandConstraint::Stack
-    )
-}
-
 /// Lengthens each hole that ends within a block up to the group's next
 /// operand there that needs a register, short of the block's last
 /// instruction: the reload at the hole's end moves later in the same block
@@ -652,22 +643,15 @@ end
 end
 "
         );
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
-        let f = &case.func;
-        let facts = Facts::new(f);
-        let g = super::super::graph::build(
-            f,
-            &case.machine,
-            &facts,
-            super::super::graph::Coalescing::Aggressive,
-        );
-        let mut holes = vec![vec![(1, 1)], vec![(1, 1), (7, 7)]];
-        lengthen(f, &g, &mut holes);
-        // v0i: through its `any` read, up to its `reg` read at inst3.
-        assert_eq!(holes[0], vec![(1, 2)]);
-        // v1i: through its `stack` and `any` reads, not over the branch;
-        // a hole ending at a block's last instruction stays.
-        assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
+        splitter_on(&src, |s| {
+            let mut holes = vec![vec![(1, 1)], vec![(1, 1), (7, 7)]];
+            lengthen(s.f, s.g, &mut holes);
+            // v0i: through its `any` read, up to its `reg` read at inst3.
+            assert_eq!(holes[0], vec![(1, 2)]);
+            // v1i: through its `stack` and `any` reads, not over the
+            // branch; a hole ending at a block's last instruction stays.
+            assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
+        });
     }
 
     #[test]
@@ -675,12 +659,8 @@ end
         // Two int registers: p0i clobbered at inst1 and inst2 (one
         // stretch), p1i at inst4 (apart from inst1's: no merge across the
         // gap).
-        let src = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let src = crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
+            + "function
   block0:
     inst0: op def:v0i:reg
     inst1: op clobbers(p0i, p1i)
@@ -690,7 +670,7 @@ function
     inst5: ret use:v0i:reg
 end
 ";
-        splitter_on(src, |s| {
+        splitter_on(&src, |s| {
             let x = s.exclusions(0);
             assert_eq!(x.len(), 2);
             assert_eq!((x[0].0, &x[0].1), (0, &vec![(1, 2)]));
