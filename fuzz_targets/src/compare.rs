@@ -25,11 +25,15 @@ pub enum Source {
     /// `.ra` files (a folder stands for every `.ra` file in it).
     Files(Vec<PathBuf>),
     /// `count` generated cases: input `k` is `seeded_bytes(seed + k, size)`.
+    /// Generated with `profile`, less the features named in `without`
+    /// (`rafuzz gen --stats` names): to see where one allocator's margin
+    /// over another comes from.
     Generate {
         count: usize,
         seed: u64,
         size: usize,
         profile: String,
+        without: Vec<String>,
     },
 }
 
@@ -110,11 +114,14 @@ fn load(source: &Source, out: &mut dyn Write) -> Option<Vec<(String, Case)>> {
             seed,
             size,
             profile: p,
+            without,
         } => {
-            let Some(config) = crate::profile::profile(p) else {
-                let names = crate::profile::PROFILES.join(", ");
-                let _ = writeln!(out, "no profile named `{p}` ({names})");
-                return None;
+            let config = match crate::profile::Narrowing::parse(Some(p), without) {
+                Ok(n) => n.config(&ssagen::Config::default()),
+                Err(e) => {
+                    let _ = writeln!(out, "{e}");
+                    return None;
+                }
             };
             Some(
                 (0..*count as u64)

@@ -290,4 +290,47 @@ fn compare_reports_bad_arguments() {
     );
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("no profile named `huge`"), "{out}");
+    let (code, out) = compare(
+        &[
+            "--allocator",
+            "linear_scan",
+            "--allocator",
+            "coloring",
+            "--generate",
+            "2",
+            "--without",
+            "calls,nope",
+        ],
+        &d,
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("no feature named `nope`"), "{out}");
+}
+
+/// The cases `--without` generates are the profile's less the features
+/// named: other cases, other costs, on the same seeds.
+#[test]
+fn compare_generates_without_the_features_named() {
+    let d = scratch("without");
+    let total = |extra: &[&str]| {
+        let mut args = vec![
+            "--allocator",
+            "linear_scan",
+            "--allocator",
+            "linear_scan",
+            "--generate",
+            "10",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out) = compare(&args, &d);
+        assert_eq!(code, 0, "{out}");
+        let line = out.lines().find(|l| l.starts_with("total cost:")).unwrap();
+        line.to_string()
+    };
+    let all = total(&[]);
+    assert_ne!(all, total(&["--without", "calls"]));
+    assert_eq!(
+        total(&["--without", "clobbers,calls"]),
+        total(&["--without", "clobbers"])
+    );
 }

@@ -278,6 +278,15 @@ enum Command {
         /// regalloc2_fastalloc.
         #[arg(long, value_name = "P", default_value = "default")]
         profile: String,
+        /// Leave these features out of the --generate cases (names as in
+        /// `rafuzz gen --stats`: calls,reuse,...).
+        #[arg(
+            long,
+            value_name = "FEATURE,...",
+            value_delimiter = ',',
+            requires = "generate"
+        )]
+        without: Vec<String>,
         /// First seed of --generate (case k comes from seed SEED+k).
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -660,6 +669,7 @@ fn main() {
             files,
             generate,
             profile,
+            without,
             seed,
             size,
             worst,
@@ -677,6 +687,7 @@ fn main() {
                     seed,
                     size,
                     profile,
+                    without,
                 },
                 None => Source::Files(files),
             };
