@@ -44,6 +44,12 @@ pub struct Graph {
     /// `limit` operand's first ones; 0: none): select tries them first,
     /// and keeps other groups out of them while this one waits.
     pub prefer: Vec<u64>,
+    /// Whether anything needs it in a register: an operand other than
+    /// `any` or `stack`, or a copy on an edge to or from another group. A
+    /// group nothing needs in a register lives in its slot for free (its
+    /// `any` and `stack` operands read and write the slot) and takes no
+    /// register from the others.
+    pub in_register: Vec<bool>,
     pub class: Vec<u8>,
     /// Copies that coalescing removed.
     pub coalesced: u64,
@@ -133,6 +139,7 @@ impl Graph {
         self.cost[y] += self.cost[x];
         self.area[y] += self.area[x];
         self.prefer[y] |= self.prefer[x];
+        self.in_register[y] |= self.in_register[x];
     }
 
     /// Coalesces `a` and `b` if they do not interfere and their masks meet
@@ -233,6 +240,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         cost: vec![0.0; n],
         area: vec![0.0; n],
         prefer: vec![0; n],
+        in_register: vec![false; n],
         class,
         coalesced: 0,
         refused: 0,
@@ -318,6 +326,19 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
     for (_, a, b) in copies {
         g.try_coalesce(a, b, how);
     }
+    // A copy between two groups is a move that a register makes cheap (a
+    // slot-to-slot move costs a reload and a store).
+    for b in f.blocks() {
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                let (x, y) = (g.find(a.index()), g.find(p.index()));
+                if x != y && facts.is_read(p) {
+                    g.in_register[x] = true;
+                    g.in_register[y] = true;
+                }
+            }
+        }
+    }
     g
 }
 
@@ -341,6 +362,12 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
         }
         let v = op.vreg().index();
         let c = g.class[v] as usize;
+        // A reusing def is where its input is.
+        let needs = match op.constraint() {
+            OperandConstraint::Reuse(j) => super::points::needs_register(&ops[j]),
+            _ => super::points::needs_register(op),
+        };
+        g.in_register[v] |= needs;
         if op.is_def() {
             g.cost[v] += freq;
             g.exclude(v, i, clobbered[c]);
@@ -373,7 +400,10 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             }
         }
         if let OperandConstraint::Limit(n) = op.constraint() {
-            g.prefer[v] |= limit_mask(n) & g.alloc[c];
+            // A limit every register of the class meets asks for nothing.
+            if g.alloc[c] & !limit_mask(n) != 0 {
+                g.prefer[v] |= limit_mask(n) & g.alloc[c];
+            }
         }
         if let OperandConstraint::FixedReg(r) = op.constraint() {
             g.prefer[v] |= 1 << r.hw() & g.alloc[c];
@@ -448,6 +478,39 @@ mod tests {
   vector preferred p0v nonpreferred none scratch none
 end
 ";
+
+    #[test]
+    fn a_group_needs_a_register_for_operands_that_ask_and_for_copies() {
+        let g = graph(&format!(
+            "{MACHINE}function
+  block0:
+    inst0: op def:v0i:any
+    inst1: op def:v1i:stack
+    inst2: op use:v1i:stack def:v2i:reuse(0)
+    inst3: op def:v3i:any
+    inst4: op use:v3i:reg def:v4i:reuse(0)
+    inst5: op def:v5i:any
+    inst6: branch -> block1(v0i, v5i)
+  block1(v6i, v7i):
+    inst7: op use:v6i:reg use:v7i:any use:v5i:any
+    inst8: ret use:v2i:any use:v4i:any
+end
+"
+        ));
+        let needs = |v: usize| g.in_register[g.find(v)];
+        // v1i and v2i are one group, the def reusing a slot read; v0i
+        // (written anywhere) and v6i (read in a register) one too, v0i
+        // its representative.
+        assert_eq!(g.find(1), g.find(2));
+        assert!(!needs(1) && !needs(2));
+        assert_eq!(g.find(6), 0);
+        assert!(g.in_register[0]);
+        // v3i is read in a register; v4i is where v3i was, and with it.
+        assert!(needs(3) && needs(4));
+        // v5i is read after block1's entry: the copy to v7i stays.
+        assert_ne!(g.find(5), g.find(7));
+        assert!(needs(5) && needs(7));
+    }
 
     #[test]
     fn a_group_asks_for_every_register_its_operands_name() {

@@ -50,7 +50,8 @@ impl Home {
 }
 
 /// Colours every group of `g`; `forced[r]` groups live on the stack without
-/// trying (spilled by an earlier round). A group that finds no register
+/// trying (spilled by an earlier round), and so do groups nothing needs in
+/// a register. A group that finds no register
 /// asks `splitter`, if given, whether the holders of one can step aside for
 /// it (passive splitting).
 pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) -> Colouring {
@@ -59,7 +60,7 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     let mut degree = vec![0u32; n];
     let mut removed = vec![true; n];
     for &r in &reps {
-        if !forced[r] && g.mask[r] != 0 {
+        if !forced[r] && g.mask[r] != 0 && g.in_register[r] {
             removed[r] = false;
         }
     }
@@ -138,10 +139,12 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
         if pushed[r] && free != 0 {
             optimistic += 1;
         }
-        // Its own operands' registers first, then those no neighbour
-        // still to come asks for, then any.
+        // Its own operands' registers first (one no neighbour still to
+        // come asks for, if it can), then those no neighbour asks for,
+        // then any.
         let first = |m: u64| (m != 0).then(|| Home::Reg(m.trailing_zeros() as u8));
-        home[r] = match first(free & g.prefer[r])
+        home[r] = match first(free & g.prefer[r] & !wanted)
+            .or_else(|| first(free & g.prefer[r]))
             .or_else(|| first(free & !wanted))
             .or_else(|| first(free))
         {
@@ -160,7 +163,7 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     // hold a register away from the points that rule it out.
     if let Some(s) = splitter {
         for &r in &reps {
-            if !forced[r] && g.mask[r] == 0 {
+            if !forced[r] && g.mask[r] == 0 && g.in_register[r] {
                 if let Some(h) = s.split_around(r, |z| home[z].reg()) {
                     home[r] = Home::Reg(h);
                 }
@@ -196,9 +199,9 @@ function
     inst0: op def:v0i:any
     inst1: op def:v1i:any
     inst2: op def:v2i:any
-    inst3: op use:v0i:any use:v1i:any use:v2i:any
-    inst4: op use:v1i:any use:v2i:any
-    inst5: op use:v1i:any use:v2i:any
+    inst3: op use:v0i:reg use:v1i:reg use:v2i:reg
+    inst4: op use:v1i:reg use:v2i:reg
+    inst5: op use:v1i:reg use:v2i:reg
     inst6: ret
 end
 ";

@@ -498,18 +498,19 @@ impl<'a> Splitter<'a> {
 }
 
 /// Lengthens each hole that ends within a block up to the group's next
-/// operand there that needs a register, short of the block's last
-/// instruction: the reload at the hole's end moves later in the same block
-/// (it costs the same) and goes when the group dies before such a
-/// reference, its last reads taking the slot as it is. A hole never takes
-/// in a block's last instruction this way, so the edge copies stay as the
-/// splitter priced them.
+/// operand there that needs a register, short of a branch: the reload at
+/// the hole's end moves later in the same block (it costs the same) and
+/// goes when the group dies before such a reference, its last reads taking
+/// the slot as it is. A hole takes in a return this way but never a
+/// branch, so the edge copies stay as the splitter priced them.
 pub fn lengthen(f: &Function, g: &Graph, holes: &mut [Intervals]) {
     for (z, hole) in holes.iter_mut().enumerate() {
         for h in hole.iter_mut() {
             let b = f.block_of(Inst::new(h.1 as usize));
             let last = f.block_insts(b).last().index() as u32;
-            while h.1 + 1 < last {
+            // A return has no edge copies: a hole may take it in.
+            let end = last + u32::from(f.block_succs(b).is_empty());
+            while h.1 + 1 < end {
                 let next = Inst::new(h.1 as usize + 1);
                 let needed = f.inst_operands(next).iter().any(|o| {
                     !o.is_nonalloc() && g.find(o.vreg().index()) == z && needs_register(o)
