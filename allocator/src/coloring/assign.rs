@@ -16,7 +16,7 @@
 //! on the stack.
 
 use super::facts::{members, Facts, Row};
-use super::graph::{present_at, reuser, span, Graph};
+use super::graph::{present_at, reused, reuser, reuser_in, span_in, Graph};
 use super::select::{score, Home};
 use super::split::{inside, Intervals, Members};
 use crate::analysis::cfg::{effective_preds, join_successor};
@@ -25,7 +25,7 @@ use crate::interface::AllocError;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
-use crate::ir::operand::{limit_mask, OperandConstraint};
+use crate::ir::operand::{limit_mask, OperandConstraint, OperandPos};
 use crate::ir::output::{Allocation, Move, Output};
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
 
@@ -249,25 +249,41 @@ impl Run<'_> {
     }
 
     /// The registers (per class) that the homes of the vregs present at the
-    /// early or late point of `i` hold.
-    fn taken(&mut self, i: Inst, live: &[u64], early: bool, fits: &[bool]) -> [u64; 3] {
-        let mut present = std::mem::take(&mut self.present);
-        present_at(self.f, i, live, early, !early, &mut present);
-        // A def written elsewhere reaches its home only after the
-        // instruction.
-        for (k, op) in self.f.inst_operands(i).iter().enumerate() {
-            if op.is_def() && !fits[k] {
-                super::facts::unset(&mut present, op.vreg().index());
+    /// early and at the late point of `i` hold: what is live after it (but
+    /// its defs), and its operands at the points they occupy. A def written
+    /// elsewhere reaches its home only after the instruction.
+    fn taken(&self, i: Inst, live: &[u64], fits: &[bool]) -> ([u64; 3], [u64; 3]) {
+        let ops = self.f.inst_operands(i);
+        let reused = reused(ops);
+        let reg = |v: usize| match self.homes.at(self.g.find(v), i) {
+            Allocation::Reg(r) => Some((r.class().index(), 1u64 << r.hw())),
+            _ => None,
+        };
+        let (mut early, mut late) = ([0u64; 3], [0u64; 3]);
+        for v in members(live) {
+            if ops.iter().any(|o| o.is_def() && o.vreg().index() == v) {
+                continue;
+            }
+            if let Some((c, bit)) = reg(v) {
+                early[c] |= bit;
+                late[c] |= bit;
             }
         }
-        let mut t = [0u64; 3];
-        for v in members(&present) {
-            if let Allocation::Reg(r) = self.homes.at(self.g.find(v), i) {
-                t[r.class().index()] |= 1 << r.hw();
+        for (k, op) in ops.iter().enumerate() {
+            if op.is_nonalloc() || (op.is_def() && !fits[k]) {
+                continue;
+            }
+            let (e, l) = span_in(ops, k, reused);
+            if let Some((c, bit)) = reg(op.vreg().index()) {
+                if e {
+                    early[c] |= bit;
+                }
+                if l {
+                    late[c] |= bit;
+                }
             }
         }
-        self.present = present;
-        t
+        (early, late)
     }
 
     /// Resolves `self.set` as one parallel move at `point`, in `phase`; the
@@ -354,19 +370,19 @@ impl Run<'_> {
         let fits: Vec<bool> = (0..ops.len())
             .map(|k| self.fits(i, k, live, &clobbered, &overwritten))
             .collect();
-        let mut taken_early = self.taken(i, live, true, &fits);
-        let mut taken_late = self.taken(i, live, false, &fits);
+        let (mut taken_early, mut taken_late) = self.taken(i, live, &fits);
         for h in &overwritten {
             if let Allocation::Reg(r) = *h {
                 taken_early[r.class().index()] |= 1 << r.hw();
                 taken_late[r.class().index()] |= 1 << r.hw();
             }
         }
+        let reused_ops = reused(ops);
         let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
         let mut temps = 0;
         for (k, op) in ops.iter().enumerate() {
             let c = op.class().index();
-            let (early, late) = span(ops, k);
+            let (early, late) = span_in(ops, k, reused_ops);
             let candidates = match op.constraint() {
                 OperandConstraint::NonAlloc(r) => {
                     self.allocs[base + k] = Allocation::Reg(r);
@@ -397,7 +413,8 @@ impl Run<'_> {
             };
             // A reused input copied elsewhere is best copied to where its
             // def lives on; any other, to a register nothing holds.
-            let def_home = match reuser(ops, k).map(|d| self.home(ops[d].vreg(), i)) {
+            let def_home = match reuser_in(ops, k, reused_ops).map(|d| self.home(ops[d].vreg(), i))
+            {
                 Some(Allocation::Reg(r)) => 1u64 << r.hw(),
                 _ => 0,
             };
@@ -511,7 +528,8 @@ impl Run<'_> {
         }
         let home = self.home(op.vreg(), i);
         let c = op.class().index();
-        let (_, late) = span(ops, k);
+        let reused = op.is_use() && reuser(ops, k).is_some();
+        let late = op.is_def() || op.pos() == OperandPos::Late || reused;
         let meets = match (op.constraint(), home) {
             (OperandConstraint::Any, _) => true,
             (OperandConstraint::Stack, Allocation::Stack(_)) => true,
@@ -524,7 +542,6 @@ impl Run<'_> {
             Allocation::Reg(r) => !late || clobbered[c] >> r.hw() & 1 == 0,
             _ => true,
         };
-        let reused = reuser(ops, k).is_some();
         meets
             && holds
             && !overwritten.contains(&home)

@@ -346,6 +346,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
 /// live just after it.
 fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: &mut Row) {
     let ops = f.inst_operands(i);
+    let reused = reused(ops);
     let mut clobbered = [0u64; 3];
     for r in f.inst_clobbers(i) {
         clobbered[r.class().index()] |= 1 << r.hw();
@@ -386,8 +387,8 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             }
         } else {
             g.cost[v] += 2.0 * freq;
-            let reuser = reuser(ops, k);
-            if span(ops, k).1 {
+            let reuser = reuser_in(ops, k, reused);
+            if op.pos() == OperandPos::Late || reuser.is_some() {
                 // Read at the late point, or held there for its reusing
                 // def: out of clobbered registers, and apart from the
                 // instruction's other defs.
@@ -409,7 +410,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             g.prefer[v] |= 1 << r.hw() & g.alloc[c];
             // Everything else present at the operand's points keeps out
             // of the register.
-            let (early, late) = span(ops, k);
+            let (early, late) = span_in(ops, k, reused);
             present_at(f, i, live, early, late, present);
             for w in members(present) {
                 if w != v && g.class[w] as usize == c {
@@ -424,14 +425,38 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
 /// one if it is late or reused), a def at its point and, early, to the late
 /// one.
 pub fn span(ops: &[crate::ir::operand::Operand], k: usize) -> (bool, bool) {
+    span_in(ops, k, reused(ops))
+}
+
+/// [`span`], given the operands some def reuses (from [`reused`]).
+pub fn span_in(ops: &[crate::ir::operand::Operand], k: usize, reused: u64) -> (bool, bool) {
     let op = ops[k];
     if op.is_use() {
         (
             true,
-            op.pos() == OperandPos::Late || reuser(ops, k).is_some(),
+            op.pos() == OperandPos::Late || reuser_in(ops, k, reused).is_some(),
         )
     } else {
         (op.pos() == OperandPos::Early, true)
+    }
+}
+
+/// The operands of one instruction that a `reuse` def names, as a bit set
+/// by operand index (operands from the 64th on all count as named: the set
+/// only saves looking).
+pub fn reused(ops: &[crate::ir::operand::Operand]) -> u64 {
+    ops.iter().fold(0, |m, o| match o.constraint() {
+        OperandConstraint::Reuse(j) if j < 64 => m | 1 << j,
+        _ => m,
+    })
+}
+
+/// [`reuser`], given the operands some def reuses (from [`reused`]).
+pub fn reuser_in(ops: &[crate::ir::operand::Operand], k: usize, reused: u64) -> Option<usize> {
+    if k < 64 && reused >> k & 1 == 0 {
+        None
+    } else {
+        reuser(ops, k)
     }
 }
 
@@ -446,13 +471,14 @@ pub fn reuser(ops: &[crate::ir::operand::Operand], k: usize) -> Option<usize> {
 /// written), its uses and its defs, each at the points it occupies.
 pub fn present_at(f: &Function, i: Inst, live: &[u64], early: bool, late: bool, out: &mut Row) {
     let ops = f.inst_operands(i);
+    let reused = reused(ops);
     out.clear();
     out.extend_from_slice(live);
     for (k, op) in ops.iter().enumerate() {
         if op.is_nonalloc() {
             continue;
         }
-        let (e, l) = span(ops, k);
+        let (e, l) = span_in(ops, k, reused);
         let v = op.vreg().index();
         if (e && early) || (l && late) {
             set(out, v);

@@ -164,7 +164,10 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     if let Some(s) = splitter {
         for &r in &reps {
             if !forced[r] && g.mask[r] == 0 && g.in_register[r] {
-                if let Some(h) = s.split_around(r, |z| home[z].reg()) {
+                let got = s
+                    .split_around(r, |z| home[z].reg())
+                    .or_else(|| s.split_in_blocks(r, |z| home[z].reg()));
+                if let Some(h) = got {
                     home[r] = Home::Reg(h);
                 }
             }

@@ -43,6 +43,15 @@ pub type Intervals = Vec<(u32, u32)>;
 /// being in its slot at those points costs alone (`None`: it cannot).
 type Exclusion = (u8, Intervals, Option<f64>);
 
+/// A group in its register only in the blocks that need it there: where it
+/// is in its slot, where in its register, and what the copies between the
+/// two cost.
+struct InBlocks {
+    outside: Intervals,
+    inside: Intervals,
+    base: f64,
+}
+
 /// Whether instruction `i` lies in one of `iv`.
 pub fn inside(iv: &[(u32, u32)], i: u32) -> bool {
     let k = iv.partition_point(|s| s.1 < i);
@@ -120,6 +129,8 @@ pub struct Splitter<'a> {
     regions: Vec<Option<std::rc::Rc<Intervals>>>,
     /// Each group's [`Splitter::exclusions`], once asked for.
     exclusions: Vec<Option<std::rc::Rc<[Exclusion]>>>,
+    /// Per group, once computed: its plan for [`Splitter::split_in_blocks`].
+    in_blocks: Vec<Option<Option<std::rc::Rc<InBlocks>>>>,
 }
 
 impl<'a> Splitter<'a> {
@@ -134,6 +145,7 @@ impl<'a> Splitter<'a> {
             splits: 0,
             regions: vec![None; g.n],
             exclusions: vec![None; g.n],
+            in_blocks: vec![None; g.n],
         }
     }
 
@@ -221,6 +233,28 @@ impl<'a> Splitter<'a> {
         let x: std::rc::Rc<[Exclusion]> = list.into();
         self.exclusions[r] = Some(x.clone());
         x
+    }
+
+    /// What group `r`'s references inside `at` cost when it is in its slot
+    /// there: a reload before each use (or edge copy) that needs a
+    /// register, a store after each def, times the block frequency.
+    fn refs_cost(&self, r: usize, at: &[(u32, u32)]) -> f64 {
+        let f = self.f;
+        let mut cost = 0.0;
+        for v in self.members.of(r) {
+            for i in self.points.refs(v).filter(|&i| inside(at, i)) {
+                let inst = Inst::new(i as usize);
+                let freq = self.facts.freq[f.block_of(inst).index()];
+                let mut here = 0.0;
+                for op in f.inst_operands(inst) {
+                    if !op.is_nonalloc() && op.vreg().index() == v && needs_register(op) {
+                        here += if op.is_use() { RELOAD } else { STORE };
+                    }
+                }
+                cost += if here == 0.0 { RELOAD } else { here } * freq;
+            }
+        }
+        cost
     }
 
     /// A new round: no holes, no splits (what is known of the groups
@@ -420,8 +454,115 @@ impl<'a> Splitter<'a> {
             // Nothing to save: its operands take the stack as it is.
             return None;
         }
+        self.split_in(r, &colour, &region, 0.0, spill)
+    }
+
+    /// For group `r`, which found no register even with passive splitting:
+    /// a register it can hold in the blocks that need it in one, in its
+    /// slot everywhere else, if that costs less than spilling it.
+    pub fn split_in_blocks(
+        &mut self,
+        r: usize,
+        colour: impl Fn(usize) -> Option<u8>,
+    ) -> Option<u8> {
+        let plan = match &self.in_blocks[r] {
+            Some(p) => p.clone(),
+            None => {
+                let p = self.plan_in_blocks(r).map(std::rc::Rc::new);
+                self.in_blocks[r] = Some(p.clone());
+                p
+            }
+        }?;
+        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        self.holes[r] = plan.outside.clone();
+        let got = self.split_in(r, &colour, &plan.inside, plan.base, spill);
+        if got.is_none() {
+            self.holes[r].clear();
+        }
+        got
+    }
+
+    /// Where group `r` would be in a register and where in its slot for
+    /// [`Splitter::split_in_blocks`], and what the copies between cost;
+    /// `None` when that is no cheaper than spilling it.
+    fn plan_in_blocks(&mut self, r: usize) -> Option<InBlocks> {
+        let region = self.presence(r);
+        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        // A branch's def moves home on the edge: it never steps aside.
+        if region.is_empty() || spill <= 0.0 || self.members.of(r).any(|v| self.points.pinned[v]) {
+            return None;
+        }
+        let f = self.f;
+        let mut kept: Vec<u32> = self
+            .members
+            .of(r)
+            .flat_map(|v| self.points.refs(v))
+            .map(|i| f.block_of(Inst::new(i as usize)).index() as u32)
+            .collect();
+        kept.sort_unstable();
+        kept.dedup();
+        // A block it passes through between kept ones (a loop's latch, say)
+        // is kept too: in the slot there, it would be stored and reloaded
+        // on the way through.
+        let top = |b: Block| f.block_insts(b).first().index() as u32;
+        let end = |b: Block| f.block_insts(b).last().index() as u32;
+        let is_kept = |kept: &[u32], b: Block| kept.binary_search(&(b.index() as u32)).is_ok();
+        let mut between = Vec::new();
+        for &(s, e) in region.iter() {
+            for b in blocks_between(f, s, e) {
+                if is_kept(&kept, b) || !inside(&region, top(b)) {
+                    continue;
+                }
+                let preds = f
+                    .block_preds(b)
+                    .iter()
+                    .filter(|&&q| inside(&region, end(q)));
+                let succs = f
+                    .block_succs(b)
+                    .iter()
+                    .filter(|&&t| inside(&region, top(t)));
+                if preds.chain(succs).all(|&x| is_kept(&kept, x)) {
+                    between.push(b.index() as u32);
+                }
+            }
+        }
+        kept.extend(between);
+        kept.sort_unstable();
+        let mut blocks: Intervals = kept
+            .iter()
+            .map(|&b| (top(Block::new(b as usize)), end(Block::new(b as usize))))
+            .collect();
+        merge(&mut blocks);
+        let outside = self.close_over_joins(difference(&region, &blocks));
+        // Where it holds its register, the join tops included whose edge
+        // copies run before a branch that still reads it there: the
+        // neighbours keep out of its way there too.
+        let inside = self.close_over_joins(difference(&region, &outside));
+        if outside.is_empty() || inside.is_empty() {
+            return None;
+        }
+        // The copies run where the slot and the register meet, all of them
+        // at the edge of the blocks kept.
+        let base = self.cost_near(r, &outside, &inside) + self.refs_cost(r, &outside);
+        (base < spill).then_some(InBlocks {
+            outside,
+            inside,
+            base,
+        })
+    }
+
+    /// [`Splitter::split_around`] for group `r` in a register at `region`
+    /// (in its slot elsewhere, at a cost of `base`).
+    fn split_in(
+        &mut self,
+        r: usize,
+        colour: &impl Fn(usize) -> Option<u8>,
+        region: &[(u32, u32)],
+        base: f64,
+        spill: f64,
+    ) -> Option<u8> {
         let mask = self.g.alloc[self.g.class[r] as usize];
-        let mut cost = [0.0f64; 64];
+        let mut cost = [base; 64];
         let mut blocked = 0u64;
         // (neighbour, its register, which steps aside, the grown hole).
         let mut plan: Vec<(usize, u8, Side, Intervals)> = Vec::new();
@@ -429,14 +570,25 @@ impl<'a> Splitter<'a> {
         // points that took it out (a clobber it lives across, another
         // value's `fixed` operand), in its slot at those points.
         for (h, at, alone) in self.exclusions(r).iter() {
-            let Some(alone) = alone else {
-                blocked |= 1 << h;
-                continue;
-            };
             let c = if self.holes[r].is_empty() {
+                let Some(alone) = alone else {
+                    blocked |= 1 << h;
+                    continue;
+                };
                 *alone
             } else {
-                self.grow(r, at).0
+                let rest = difference(at, &self.holes[r]);
+                if rest.is_empty() {
+                    continue;
+                }
+                // Referred to there, it reads from and writes to its slot
+                // (a reload before each read, a store after each write).
+                let refs = if alone.is_none() && !self.contains(r, &rest) {
+                    self.refs_cost(r, &rest)
+                } else {
+                    0.0
+                };
+                self.grow(r, &rest).0 + refs
             };
             cost[*h as usize] += c;
             if cost[*h as usize] >= spill {
@@ -454,8 +606,8 @@ impl<'a> Splitter<'a> {
                 continue;
             }
             let mut best: Option<(f64, Side, Intervals)> = None;
-            if self.contains(z, &region) {
-                let (c, hole) = self.grow(z, &region);
+            if self.contains(z, region) {
+                let (c, hole) = self.grow(z, region);
                 best = Some((c, Side::Neighbour, hole));
             }
             let zone = self.presence(z);
@@ -552,6 +704,25 @@ fn intersect(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
     out
 }
 
+/// The points of `a` outside `b` (both sorted and merged).
+fn difference(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
+    let mut out = Intervals::new();
+    for &(s, e) in a {
+        let mut from = s;
+        let k = b.partition_point(|x| x.1 < s);
+        for &(bs, be) in b[k..].iter().take_while(|x| x.0 <= e) {
+            if bs > from {
+                out.push((from, bs - 1));
+            }
+            from = from.max(be.saturating_add(1));
+        }
+        if from <= e {
+            out.push((from, e));
+        }
+    }
+    out
+}
+
 /// The union of two sorted, merged sets of intervals, merged.
 fn union(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
     let mut out: Intervals = Vec::with_capacity(a.len() + b.len());
@@ -625,6 +796,107 @@ end
         );
         let points = Points::new(f, &facts);
         check(&mut Splitter::new(f, &g, &points, &facts));
+    }
+
+    #[test]
+    fn difference_keeps_what_the_other_leaves() {
+        let a = vec![(0, 10), (20, 30)];
+        assert_eq!(
+            difference(&a, &[(2, 3), (5, 25)]),
+            vec![(0, 1), (4, 4), (26, 30)]
+        );
+        assert_eq!(difference(&a, &[]), a);
+        assert_eq!(difference(&a, &[(0, 30)]), vec![]);
+        assert_eq!(difference(&a, &[(10, 20)]), vec![(0, 9), (21, 30)]);
+        assert_eq!(difference(&[(5, 5)], &[(0, 4), (6, 9)]), vec![(5, 5)]);
+    }
+
+    /// v0i: written in block0, read in block3 and twice in the loop
+    /// block4/block5, through a loop (block1, block2) that clobbers both
+    /// registers; `tail` ends block0.
+    fn in_blocks_src(branch: &str) -> String {
+        crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
+            + &format!(
+                "function
+  block0:
+    {branch}
+  block1:
+    inst2: op clobbers(p0i)
+    inst3: op clobbers(p1i)
+    inst4: op
+    inst5: op clobbers(p0i)
+    inst6: op clobbers(p1i)
+    inst7: branch -> block2(), block3()
+  block2:
+    inst8: branch -> block1()
+  block3:
+    inst9: branch use:v0i:reg -> block4()
+  block4:
+    inst10: op use:v0i:reg
+    inst11: op use:v0i:reg
+    inst12: branch -> block5(), block6()
+  block5:
+    inst13: branch -> block4()
+  block6:
+    inst14: ret
+end
+"
+            )
+    }
+
+    #[test]
+    fn in_its_register_only_in_the_blocks_that_read_it_and_a_latch_between() {
+        let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()");
+        splitter_on(&src, |s| {
+            let plan = s.plan_in_blocks(0).expect("cheaper than spilling");
+            // block0, block3 to block5 (block5, the latch, between block4
+            // and itself) in the register; the first loop in the slot. The
+            // top of block1 counts as both: the edge copies into it run
+            // before block0's branch, which the neighbours keep clear of.
+            assert_eq!(plan.inside, vec![(0, 2), (9, 13)]);
+            assert_eq!(plan.outside, vec![(2, 8)]);
+            // A store on the way in (block0's branch, into the join block1),
+            // a reload on the way out (the top of block3).
+            assert_eq!(plan.base, 5.0);
+            assert_eq!(s.points.spill_cost[0], 1.0 + 4.0 + 2.0 * 16.0);
+            assert_eq!(s.split_in_blocks(0, |_| None), Some(0));
+            assert_eq!(s.holes[0], vec![(2, 8)]);
+            // In the slot in the first loop, the reads of block4 would be
+            // reloads.
+            assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
+            assert_eq!(s.refs_cost(0, &[(0, 0), (9, 11)]), 1.0 + 4.0 + 32.0);
+        });
+    }
+
+    #[test]
+    fn a_branch_def_is_never_in_its_slot_for_a_stretch() {
+        let src = in_blocks_src("inst0: op\n    inst1: branch def:v0i:reg -> block1()");
+        splitter_on(&src, |s| {
+            assert!(s.plan_in_blocks(0).is_none());
+            assert_eq!(s.split_in_blocks(0, |_| None), None);
+            assert!(s.holes[0].is_empty());
+        });
+    }
+
+    #[test]
+    fn a_neighbour_read_where_it_is_kept_rules_its_register_out() {
+        let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()").replace(
+            "inst10: op use:v0i:reg\n    inst11: op use:v0i:reg",
+            "inst10: op use:v0i:reg def:v1i:reg def:v2i:reg\n    inst11: op use:v0i:reg use:v1i:reg use:v2i:reg",
+        );
+        splitter_on(&src, |s| {
+            assert!(s.g.interferes(0, 1));
+            // v1i holds p0i and is read in block4, where v0i is kept: v0i
+            // takes p1i.
+            assert_eq!(s.split_in_blocks(0, |z| (z == 1).then_some(0)), Some(1));
+            assert_eq!(s.holes[0], vec![(2, 8)]);
+            s.holes[0].clear();
+            // With p1i held by another value read there too, nothing is
+            // left.
+            let both = |z: usize| [None, Some(0), Some(1)].get(z).copied().flatten();
+            assert_eq!(s.split_in_blocks(0, both), None);
+            assert!(s.holes[0].is_empty());
+        });
     }
 
     #[test]
