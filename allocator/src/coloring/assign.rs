@@ -16,7 +16,7 @@
 //! on the stack.
 
 use super::facts::{members, Facts, Row};
-use super::graph::{present_at, reused, reuser, reuser_in, span_in, Graph};
+use super::graph::{present_at, reuser, span, Graph};
 use super::select::{score, Home};
 use super::split::{inside, Intervals, Members};
 use crate::analysis::cfg::{effective_preds, join_successor};
@@ -254,7 +254,6 @@ impl Run<'_> {
     /// elsewhere reaches its home only after the instruction.
     fn taken(&self, i: Inst, live: &[u64], fits: &[bool]) -> ([u64; 3], [u64; 3]) {
         let ops = self.f.inst_operands(i);
-        let reused = reused(ops);
         let reg = |v: usize| match self.homes.at(self.g.find(v), i) {
             Allocation::Reg(r) => Some((r.class().index(), 1u64 << r.hw())),
             _ => None,
@@ -273,7 +272,7 @@ impl Run<'_> {
             if op.is_nonalloc() || (op.is_def() && !fits[k]) {
                 continue;
             }
-            let (e, l) = span_in(ops, k, reused);
+            let (e, l) = span(ops, k);
             if let Some((c, bit)) = reg(op.vreg().index()) {
                 if e {
                     early[c] |= bit;
@@ -377,12 +376,11 @@ impl Run<'_> {
                 taken_late[r.class().index()] |= 1 << r.hw();
             }
         }
-        let reused_ops = reused(ops);
         let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
         let mut temps = 0;
         for (k, op) in ops.iter().enumerate() {
             let c = op.class().index();
-            let (early, late) = span_in(ops, k, reused_ops);
+            let (early, late) = span(ops, k);
             let candidates = match op.constraint() {
                 OperandConstraint::NonAlloc(r) => {
                     self.allocs[base + k] = Allocation::Reg(r);
@@ -413,8 +411,7 @@ impl Run<'_> {
             };
             // A reused input copied elsewhere is best copied to where its
             // def lives on; any other, to a register nothing holds.
-            let def_home = match reuser_in(ops, k, reused_ops).map(|d| self.home(ops[d].vreg(), i))
-            {
+            let def_home = match reuser(ops, k).map(|d| self.home(ops[d].vreg(), i)) {
                 Some(Allocation::Reg(r)) => 1u64 << r.hw(),
                 _ => 0,
             };

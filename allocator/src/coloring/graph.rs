@@ -346,7 +346,6 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
 /// live just after it.
 fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: &mut Row) {
     let ops = f.inst_operands(i);
-    let reused = reused(ops);
     let mut clobbered = [0u64; 3];
     for r in f.inst_clobbers(i) {
         clobbered[r.class().index()] |= 1 << r.hw();
@@ -387,7 +386,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             }
         } else {
             g.cost[v] += 2.0 * freq;
-            let reuser = reuser_in(ops, k, reused);
+            let reuser = reuser(ops, k);
             if op.pos() == OperandPos::Late || reuser.is_some() {
                 // Read at the late point, or held there for its reusing
                 // def: out of clobbered registers, and apart from the
@@ -410,7 +409,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             g.prefer[v] |= 1 << r.hw() & g.alloc[c];
             // Everything else present at the operand's points keeps out
             // of the register.
-            let (early, late) = span_in(ops, k, reused);
+            let (early, late) = span(ops, k);
             present_at(f, i, live, early, late, present);
             for w in members(present) {
                 if w != v && g.class[w] as usize == c {
@@ -425,38 +424,14 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
 /// one if it is late or reused), a def at its point and, early, to the late
 /// one.
 pub fn span(ops: &[crate::ir::operand::Operand], k: usize) -> (bool, bool) {
-    span_in(ops, k, reused(ops))
-}
-
-/// [`span`], given the operands some def reuses (from [`reused`]).
-pub fn span_in(ops: &[crate::ir::operand::Operand], k: usize, reused: u64) -> (bool, bool) {
     let op = ops[k];
     if op.is_use() {
         (
             true,
-            op.pos() == OperandPos::Late || reuser_in(ops, k, reused).is_some(),
+            op.pos() == OperandPos::Late || reuser(ops, k).is_some(),
         )
     } else {
         (op.pos() == OperandPos::Early, true)
-    }
-}
-
-/// The operands of one instruction that a `reuse` def names, as a bit set
-/// by operand index (operands from the 64th on all count as named: the set
-/// only saves looking).
-pub fn reused(ops: &[crate::ir::operand::Operand]) -> u64 {
-    ops.iter().fold(0, |m, o| match o.constraint() {
-        OperandConstraint::Reuse(j) if j < 64 => m | 1 << j,
-        _ => m,
-    })
-}
-
-/// [`reuser`], given the operands some def reuses (from [`reused`]).
-pub fn reuser_in(ops: &[crate::ir::operand::Operand], k: usize, reused: u64) -> Option<usize> {
-    if k < 64 && reused >> k & 1 == 0 {
-        None
-    } else {
-        reuser(ops, k)
     }
 }
 
@@ -471,14 +446,13 @@ pub fn reuser(ops: &[crate::ir::operand::Operand], k: usize) -> Option<usize> {
 /// written), its uses and its defs, each at the points it occupies.
 pub fn present_at(f: &Function, i: Inst, live: &[u64], early: bool, late: bool, out: &mut Row) {
     let ops = f.inst_operands(i);
-    let reused = reused(ops);
     out.clear();
     out.extend_from_slice(live);
     for (k, op) in ops.iter().enumerate() {
         if op.is_nonalloc() {
             continue;
         }
-        let (e, l) = span_in(ops, k, reused);
+        let (e, l) = span(ops, k);
         let v = op.vreg().index();
         if (e && early) || (l && late) {
             set(out, v);
@@ -516,10 +490,11 @@ end
     inst3: op def:v3i:any
     inst4: op use:v3i:reg def:v4i:reuse(0)
     inst5: op def:v5i:any
-    inst6: branch -> block1(v0i, v5i)
-  block1(v6i, v7i):
-    inst7: op use:v6i:reg use:v7i:any use:v5i:any
-    inst8: ret use:v2i:any use:v4i:any
+    inst6: op def:v8i:any
+    inst7: branch -> block1(v0i, v5i, v8i)
+  block1(v6i, v7i, v9i):
+    inst8: op use:v6i:reg use:v7i:any use:v5i:any use:v9i:any
+    inst9: ret use:v2i:any use:v4i:any
 end
 "
         ));
@@ -536,6 +511,9 @@ end
         // v5i is read after block1's entry: the copy to v7i stays.
         assert_ne!(g.find(5), g.find(7));
         assert!(needs(5) && needs(7));
+        // v8i and v9i are one group, the copy between them gone.
+        assert_eq!(g.find(8), g.find(9));
+        assert!(!needs(8));
     }
 
     #[test]

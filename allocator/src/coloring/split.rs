@@ -486,12 +486,12 @@ impl<'a> Splitter<'a> {
     /// [`Splitter::split_in_blocks`], and what the copies between cost;
     /// `None` when that is no cheaper than spilling it.
     fn plan_in_blocks(&mut self, r: usize) -> Option<InBlocks> {
-        let region = self.presence(r);
-        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
         // A branch's def moves home on the edge: it never steps aside.
-        if region.is_empty() || spill <= 0.0 || self.members.of(r).any(|v| self.points.pinned[v]) {
+        if self.members.of(r).any(|v| self.points.pinned[v]) {
             return None;
         }
+        let region = self.presence(r);
+        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
         let f = self.f;
         let mut kept: Vec<u32> = self
             .members
@@ -537,10 +537,11 @@ impl<'a> Splitter<'a> {
         // Where it holds its register, the join tops included whose edge
         // copies run before a branch that still reads it there: the
         // neighbours keep out of its way there too.
-        let inside = self.close_over_joins(difference(&region, &outside));
-        if outside.is_empty() || inside.is_empty() {
+        if outside.is_empty() {
+            // What split_around has tried already.
             return None;
         }
+        let inside = self.close_over_joins(difference(&region, &outside));
         // The copies run where the slot and the register meet, all of them
         // at the edge of the blocks kept.
         let base = self.cost_near(r, &outside, &inside) + self.refs_cost(r, &outside);
@@ -865,6 +866,57 @@ end
             // reloads.
             assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
             assert_eq!(s.refs_cost(0, &[(0, 0), (9, 11)]), 1.0 + 4.0 + 32.0);
+        });
+    }
+
+    #[test]
+    fn the_copies_where_slot_and_register_meet_and_the_reads_left_in_the_slot_are_the_price() {
+        // Nothing reads v0i in block3 any more: the branch of block3 is in
+        // the slot, and with it the top of the join block4 (the edge copies
+        // run before the branch). A store on the way into block1 (1.0), the
+        // read at inst10 in the slot (16.0), a reload before inst11
+        // (16.0): 33.0, no less than spilling (a store and two reloads in
+        // the loop, 33.0).
+        let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()").replace(
+            "inst9: branch use:v0i:reg -> block4()",
+            "inst9: branch -> block4()",
+        );
+        splitter_on(&src, |s| {
+            assert_eq!(s.points.spill_cost[0], 33.0);
+            assert!(s.plan_in_blocks(0).is_none());
+        });
+    }
+
+    #[test]
+    fn only_the_groups_own_register_operands_count_in_the_slot() {
+        let src = in_blocks_src("inst0: op def:v0i:reg def:v1i:reg\n    inst1: branch -> block1()")
+            .replace(
+                "inst10: op use:v0i:reg",
+                "inst10: op use:v0i:reg use:v0i:any use:v1i:reg",
+            );
+        splitter_on(&src, |s| {
+            // One reload for v0i's `reg` read; its `any` read takes the slot
+            // and v1i's read is v1i's.
+            assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
+            assert_eq!(s.refs_cost(1, &[(10, 10)]), 16.0);
+        });
+    }
+
+    #[test]
+    fn a_point_at_a_read_that_rules_a_register_out_costs_the_read() {
+        // In the second loop, p0i is clobbered at a late read of v0i and
+        // p1i where v0i is not read. In its slot at inst10 to keep p0i,
+        // v0i pays a store, a reload before inst12 and the read's own
+        // reload (36.0); at inst11 to keep p1i, only the store and the
+        // reload (20.0).
+        let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()")
+            .replace(
+                "inst10: op use:v0i:reg\n    inst11: op use:v0i:reg\n    inst12: branch -> block5(), block6()",
+                "inst10: op use:v0i:reg:late clobbers(p0i)\n    inst11: op clobbers(p1i)\n    inst12: branch use:v0i:reg -> block5(), block6()",
+            );
+        splitter_on(&src, |s| {
+            assert_eq!(s.split_in_blocks(0, |_| None), Some(1));
+            assert_eq!(s.holes[0], vec![(2, 8), (11, 11)]);
         });
     }
 
