@@ -25,7 +25,7 @@ use crate::interface::AllocError;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
-use crate::ir::operand::{limit_mask, OperandConstraint, OperandPos};
+use crate::ir::operand::{limit_mask, OperandConstraint};
 use crate::ir::output::{Allocation, Move, Output};
 use crate::moves::{MoveContext, MoveResolver, ParallelMove};
 
@@ -525,8 +525,7 @@ impl Run<'_> {
         }
         let home = self.home(op.vreg(), i);
         let c = op.class().index();
-        let reused = op.is_use() && reuser(ops, k).is_some();
-        let late = op.is_def() || op.pos() == OperandPos::Late || reused;
+        let (_, late) = span(ops, k);
         let meets = match (op.constraint(), home) {
             (OperandConstraint::Any, _) => true,
             (OperandConstraint::Stack, Allocation::Stack(_)) => true,
@@ -539,6 +538,7 @@ impl Run<'_> {
             Allocation::Reg(r) => !late || clobbered[c] >> r.hw() & 1 == 0,
             _ => true,
         };
+        let reused = reuser(ops, k).is_some();
         meets
             && holds
             && !overwritten.contains(&home)

@@ -304,39 +304,36 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         at[e.0 as usize] += 1;
     }
     g.excluded = sorted;
-    // Aggressive coalescing, most frequent copies first.
-    let mut copies: Vec<(f64, VReg, VReg)> = Vec::new();
+    // Aggressive coalescing, most frequent copies first. `true` marks a
+    // copy on an edge.
+    let mut copies: Vec<(f64, VReg, VReg, bool)> = Vec::new();
     for b in f.blocks() {
         let freq = facts.freq[b.index()];
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                copies.push((freq, a, p));
+                copies.push((freq, a, p, true));
             }
         }
         for i in f.block_insts(b).iter() {
             let ops = f.inst_operands(i);
             for op in ops {
                 if let OperandConstraint::Reuse(k) = op.constraint() {
-                    copies.push((freq, ops[k].vreg(), op.vreg()));
+                    copies.push((freq, ops[k].vreg(), op.vreg(), false));
                 }
             }
         }
     }
     copies.sort_by(|x, y| y.0.total_cmp(&x.0));
-    for (_, a, b) in copies {
+    for &(_, a, b, _) in &copies {
         g.try_coalesce(a, b, how);
     }
-    // A copy between two groups is a move that a register makes cheap (a
-    // slot-to-slot move costs a reload and a store).
-    for b in f.blocks() {
-        for (t, &s) in f.block_succs(b).iter().enumerate() {
-            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                let (x, y) = (g.find(a.index()), g.find(p.index()));
-                if x != y && facts.is_read(p) {
-                    g.in_register[x] = true;
-                    g.in_register[y] = true;
-                }
-            }
+    // A copy on an edge between two groups is a move that a register makes
+    // cheap (a slot-to-slot move costs a reload and a store).
+    for &(_, a, p, _) in copies.iter().filter(|c| c.3) {
+        let (x, y) = (g.find(a.index()), g.find(p.index()));
+        if x != y && facts.is_read(p) {
+            g.in_register[x] = true;
+            g.in_register[y] = true;
         }
     }
     g
@@ -387,7 +384,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
         } else {
             g.cost[v] += 2.0 * freq;
             let reuser = reuser(ops, k);
-            if op.pos() == OperandPos::Late || reuser.is_some() {
+            if span(ops, k).1 {
                 // Read at the late point, or held there for its reusing
                 // def: out of clobbered registers, and apart from the
                 // instruction's other defs.

@@ -235,6 +235,11 @@ impl<'a> Splitter<'a> {
         x
     }
 
+    /// What spilling group `r` everywhere costs.
+    fn spill_cost(&self, r: usize) -> f64 {
+        self.members.of(r).map(|v| self.points.spill_cost[v]).sum()
+    }
+
     /// What group `r`'s references inside `at` cost when it is in its slot
     /// there: a reload before each use (or edge copy) that needs a
     /// register, a store after each def, times the block frequency.
@@ -449,7 +454,7 @@ impl<'a> Splitter<'a> {
         if region.is_empty() {
             return None;
         }
-        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        let spill = self.spill_cost(r);
         if spill <= 0.0 {
             // Nothing to save: its operands take the stack as it is.
             return None;
@@ -473,7 +478,7 @@ impl<'a> Splitter<'a> {
                 p
             }
         }?;
-        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        let spill = self.spill_cost(r);
         self.holes[r] = plan.outside.clone();
         let got = self.split_in(r, &colour, &plan.inside, plan.base, spill);
         if got.is_none() {
@@ -491,7 +496,7 @@ impl<'a> Splitter<'a> {
             return None;
         }
         let region = self.presence(r);
-        let spill: f64 = self.members.of(r).map(|v| self.points.spill_cost[v]).sum();
+        let spill = self.spill_cost(r);
         let f = self.f;
         let mut kept: Vec<u32> = self
             .members
@@ -534,13 +539,13 @@ impl<'a> Splitter<'a> {
             .collect();
         merge(&mut blocks);
         let outside = self.close_over_joins(difference(&region, &blocks));
-        // Where it holds its register, the join tops included whose edge
-        // copies run before a branch that still reads it there: the
-        // neighbours keep out of its way there too.
         if outside.is_empty() {
             // What split_around has tried already.
             return None;
         }
+        // Where it holds its register, the join tops included whose edge
+        // copies run before a branch that still reads it there: the
+        // neighbours keep out of its way there too.
         let inside = self.close_over_joins(difference(&region, &outside));
         // The copies run where the slot and the register meet, all of them
         // at the edge of the blocks kept.
@@ -814,13 +819,13 @@ end
 
     /// v0i: written in block0, read in block3 and twice in the loop
     /// block4/block5, through a loop (block1, block2) that clobbers both
-    /// registers; `tail` ends block0.
-    fn in_blocks_src(branch: &str) -> String {
+    /// registers; `block0` is block0's two instructions.
+    fn in_blocks_src(block0: &str) -> String {
         crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
             + &format!(
                 "function
   block0:
-    {branch}
+    {block0}
   block1:
     inst2: op clobbers(p0i)
     inst3: op clobbers(p1i)
