@@ -44,6 +44,33 @@ pub enum Assigned {
     Spill(Vec<usize>),
 }
 
+/// Per group (`others[start[g]..start[g + 1]]`), the groups its slot is
+/// tied to, among those `slotted` says take a slot: `(vreg, true)` for the
+/// other side of each copy it takes part in ([`Graph::copies`], most
+/// frequent first), whose slot it takes when it may (the copy then goes);
+/// `(vreg, false)` for its [`Graph::reuse_rivals`], whose slots it may not
+/// take.
+fn slot_ties(g: &Graph, slotted: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<(u32, bool)>) {
+    let mut ties: Vec<(u32, u32, bool)> = Vec::new();
+    let pairs = g.copies.iter().map(|&c| (c, true));
+    for ((a, b), partner) in pairs.chain(g.reuse_rivals.iter().map(|&r| (r, false))) {
+        if slotted(g.find(a as usize)) && slotted(g.find(b as usize)) {
+            ties.push((a, b, partner));
+            ties.push((b, a, partner));
+        }
+    }
+    let (mut start, mut others) = (Vec::new(), Vec::new());
+    crate::counting_sort::counting_sort(
+        g.n,
+        ties.len(),
+        |k| Some(g.find(ties[k].0 as usize)),
+        |k| (ties[k].1, ties[k].2),
+        &mut start,
+        &mut others,
+    );
+    (start, others)
+}
+
 /// The location of each group: its register, or the spill slot shared by
 /// the spilled groups it does not interfere with; for a group split by
 /// passive splitting, also its slot and the holes where it is there.
@@ -74,6 +101,7 @@ impl Homes {
         // between classes).
         let mut slot_class: Vec<u8> = Vec::new();
         let split = |v: usize| holes.get(v).is_some_and(|h| !h.is_empty());
+        let (start, others) = slot_ties(g, |v| home[v] == Home::Stack || split(v));
         for v in 0..g.n {
             if g.find(v) != v {
                 continue;
@@ -97,7 +125,25 @@ impl Homes {
                     }
                 }
             }
-            let s = used.iter().position(|&u| !u).expect("one more than in use");
+            let ties = &others[start[v] as usize..start[v + 1] as usize];
+            for &(z, _) in ties.iter().filter(|t| !t.1) {
+                let z = g.find(z as usize);
+                for a in [loc[z], slot[z]] {
+                    if let Allocation::Stack(s) = a {
+                        used[s.index()] = true;
+                    }
+                }
+            }
+            let partner = ties.iter().filter(|t| t.1).find_map(|&(z, _)| {
+                let z = g.find(z as usize);
+                [loc[z], slot[z]].into_iter().find_map(|a| match a {
+                    Allocation::Stack(s) if !used[s.index()] => Some(s.index()),
+                    _ => None,
+                })
+            });
+            let s = partner
+                .or_else(|| used.iter().position(|&u| !u))
+                .expect("one more than in use");
             if s == slots {
                 slot_class.push(g.class[v]);
                 slots += 1;
@@ -179,6 +225,34 @@ struct Run<'a> {
     victims: Vec<usize>,
     search: Search,
     present: Row,
+    /// Per class and register, the vreg that a later instruction of the
+    /// block (the walk goes backwards) reads from it as a temporary, with
+    /// nothing writing it in between: an operand of that vreg placed in it
+    /// here leaves the later reload for redundant move elimination to drop.
+    reread: [[u32; 64]; 3],
+    /// The registers of each class with a `reread`.
+    reread_regs: [u64; 3],
+    /// Buffers [`Run::inst`] reuses from one instruction to the next.
+    scratch: Scratch,
+    /// The registers homes hold at the instruction last placed, at either
+    /// point.
+    held: [u64; 3],
+}
+
+const NOBODY: u32 = u32::MAX;
+
+/// What [`Run::inst`] builds for one instruction, kept to be reused.
+#[derive(Default)]
+struct Scratch {
+    /// Per operand, whether it reads or writes its group's home itself.
+    fits: Vec<bool>,
+    /// The homes of the parameters written before a branch into a join.
+    overwritten: Vec<Allocation>,
+    /// Per class, the operands that need a register of their own.
+    need: [Vec<(usize, RegSlot)>; 3],
+    slots: Vec<RegSlot>,
+    /// Defs written elsewhere than their homes, with the copy home.
+    stores: Vec<(VReg, ParallelMove)>,
 }
 
 /// Places every operand and move for the homes of this round.
@@ -205,13 +279,19 @@ pub fn assign(
         victims: Vec::new(),
         search: Search::default(),
         present: Vec::new(),
+        reread: [[NOBODY; 64]; 3],
+        reread_regs: [0; 3],
+        scratch: Scratch::default(),
+        held: [0; 3],
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
         let mut failed = Ok(());
+        run.reread_regs = [0; 3];
         facts.walk(f, b, &mut live, |i, live| {
             if failed.is_ok() {
                 failed = run.inst(i, live, facts);
+                run.note_wants(i);
             }
         });
         failed?;
@@ -293,7 +373,16 @@ impl Run<'_> {
             return;
         }
         let m = self.allocatable.class_masks();
-        let free = PRegSet::from_class_masks([m[0] & !busy[0], m[1] & !busy[1], m[2] & !busy[2]]);
+        // Scratch registers: free ones a later reload does not want kept
+        // (see `want`), when there are any.
+        let scratch = |c: usize| {
+            let free = m[c] & !busy[c];
+            match free & !self.reread_regs[c] {
+                0 => free,
+                unwanted => unwanted,
+            }
+        };
+        let free = PRegSet::from_class_masks([scratch(0), scratch(1), scratch(2)]);
         let ctx = MoveContext {
             env: self.env,
             free,
@@ -352,6 +441,19 @@ impl Run<'_> {
     }
 
     fn inst(&mut self, i: Inst, live: &[u64], facts: &Facts) -> Result<(), AllocError> {
+        let mut s = std::mem::take(&mut self.scratch);
+        let placed = self.place(i, live, facts, &mut s);
+        self.scratch = s;
+        placed
+    }
+
+    fn place(
+        &mut self,
+        i: Inst,
+        live: &[u64],
+        facts: &Facts,
+        s: &mut Scratch,
+    ) -> Result<(), AllocError> {
         self.transitions(i, live);
         let f = self.f;
         let ops = f.inst_operands(i);
@@ -362,21 +464,31 @@ impl Run<'_> {
         }
         // Edge moves into a join run before this branch, after its loads:
         // the parameters they write may not be where it reads.
-        let overwritten: Vec<Allocation> = join_params(f, i)
-            .map(|(first, params)| params.iter().map(|&p| self.home(p, first)).collect())
-            .unwrap_or_default();
+        s.overwritten.clear();
+        if let Some((first, params)) = join_params(f, i) {
+            s.overwritten
+                .extend(params.iter().map(|&p| self.home(p, first)));
+        }
+        let overwritten = &s.overwritten;
         // Which operands read or write their group's home itself.
-        let fits: Vec<bool> = (0..ops.len())
-            .map(|k| self.fits(i, k, live, &clobbered, &overwritten))
-            .collect();
-        let (mut taken_early, mut taken_late) = self.taken(i, live, &fits);
-        for h in &overwritten {
+        s.fits.clear();
+        s.fits
+            .extend((0..ops.len()).map(|k| self.fits(i, k, live, &clobbered, overwritten)));
+        let fits = &s.fits;
+        let (mut taken_early, mut taken_late) = self.taken(i, live, fits);
+        for c in 0..3 {
+            self.held[c] = taken_early[c] | taken_late[c];
+        }
+        for h in overwritten {
             if let Allocation::Reg(r) = *h {
                 taken_early[r.class().index()] |= 1 << r.hw();
                 taken_late[r.class().index()] |= 1 << r.hw();
             }
         }
-        let mut want: [Vec<(usize, RegSlot)>; 3] = Default::default();
+        let want = &mut s.need;
+        for w in want.iter_mut() {
+            w.clear();
+        }
         let mut temps = 0;
         for (k, op) in ops.iter().enumerate() {
             let c = op.class().index();
@@ -400,6 +512,14 @@ impl Run<'_> {
                 op.constraint(),
                 OperandConstraint::Any | OperandConstraint::Stack
             ) {
+                // A reused input goes straight to its def's slot, which no
+                // other value read here shares (`slot_ties`).
+                if let Some(Allocation::Stack(s)) =
+                    reuser(ops, k).map(|d| self.home(ops[d].vreg(), i))
+                {
+                    self.allocs[base + k] = Allocation::Stack(s);
+                    continue;
+                }
                 self.allocs[base + k] = Allocation::Stack(SpillSlot::new(self.temp_base + temps));
                 temps += 1;
                 continue;
@@ -416,8 +536,8 @@ impl Run<'_> {
                 _ => 0,
             };
             let prefer = [
-                candidates & def_home,
-                candidates & !taken_early[c] & !taken_late[c],
+                candidates & (def_home | self.wanting(c, op.vreg())),
+                candidates & !taken_early[c] & !taken_late[c] & !self.reread_regs[c],
             ];
             want[c].push((
                 k,
@@ -433,9 +553,11 @@ impl Run<'_> {
             if w.is_empty() {
                 continue;
             }
-            let slots: Vec<RegSlot> = w.iter().map(|x| x.1).collect();
-            if !self.search.run(&slots, taken_early[c], taken_late[c]) {
-                self.victim(i, live, c, &slots, taken_early[c] | taken_late[c])?;
+            s.slots.clear();
+            s.slots.extend(w.iter().map(|x| x.1));
+            let slots = &s.slots;
+            if !self.search.run(slots, taken_early[c], taken_late[c]) {
+                self.victim(i, live, c, slots, taken_early[c] | taken_late[c])?;
                 return Ok(());
             }
             for (&(k, _), &hw) in w.iter().zip(&self.search.result) {
@@ -475,7 +597,8 @@ impl Run<'_> {
         }
         self.flush(ProgPoint::before(i), PHASE_LOAD, busy);
         // Copies of defs written elsewhere back to their homes.
-        let mut stores = Vec::new();
+        let stores = &mut s.stores;
+        stores.clear();
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
             if op.is_def() && a != self.home(op.vreg(), i) {
@@ -501,7 +624,55 @@ impl Run<'_> {
             self.flush(ProgPoint::after(i), 0, busy);
             return Ok(());
         }
-        self.edges(i, &stores, busy, facts)
+        self.edges(i, stores, busy, facts)
+    }
+
+    /// The registers of class `c` a later read of `v` as a temporary wants
+    /// it in.
+    fn wanting(&self, c: usize, v: VReg) -> u64 {
+        let mut m = 0;
+        let mut w = self.reread_regs[c];
+        while w != 0 {
+            let hw = w.trailing_zeros() as usize;
+            w &= w - 1;
+            if self.reread[c][hw] == v.index() as u32 {
+                m |= 1 << hw;
+            }
+        }
+        m
+    }
+
+    /// Updates `want` across instruction `i`, just placed: what it writes
+    /// and what homes hold there ends every want of those registers; its
+    /// reads of temporaries start new ones.
+    fn note_wants(&mut self, i: Inst) {
+        let f = self.f;
+        let ops = f.inst_operands(i);
+        let base = f.inst_operand_range(i).start;
+        for c in 0..3 {
+            self.reread_regs[c] &= !self.held[c];
+        }
+        for r in f.inst_clobbers(i) {
+            self.reread_regs[r.class().index()] &= !(1 << r.hw());
+        }
+        for (k, op) in ops.iter().enumerate() {
+            if let Allocation::Reg(r) = self.allocs[base + k] {
+                self.reread_regs[r.class().index()] &= !(1 << r.hw());
+            }
+            let _ = op;
+        }
+        for (k, op) in ops.iter().enumerate() {
+            if let Allocation::Reg(r) = self.allocs[base + k] {
+                if op.is_use()
+                    && !op.is_nonalloc()
+                    && self.allocs[base + k] != self.home(op.vreg(), i)
+                {
+                    let c = r.class().index();
+                    self.reread_regs[c] |= 1 << r.hw();
+                    self.reread[c][r.hw()] = op.vreg().index() as u32;
+                }
+            }
+        }
     }
 
     /// Whether operand `k` of `i` may read or write its group's home itself:
@@ -849,7 +1020,9 @@ end
     #[test]
     fn copies_prefer_registers_no_value_holds() {
         // A use (early) may take p0i, which v1i's home takes only at the
-        // late point, but a register taken at neither point comes first.
+        // late point, but a register taken at neither point comes first;
+        // v0i's def goes where that use wants it (the reload is then
+        // redundant).
         let f = "function
   block0:
     inst0: op def:v0i:reg
@@ -863,23 +1036,24 @@ end
             "
                 allocation
                 spillslots 1
-                inst0: p0i
-                edit after inst0: p0i -> stack0
+                inst0: p1i
+                edit after inst0: p1i -> stack0
                 edit before inst1: stack0 -> p1i
                 inst1: p1i p0i
                 inst2: p0i
                 end
             ",
         );
-        // A def (late) may take p0i, whose value dies at the early point.
+        // A def (late) may take p0i, whose value dies at the early point,
+        // and does, since inst2 reloads v1i into p0i (then redundant).
         expect(
             assign_with(ints("p0i-p2i"), f, &[(0, R0)], &[]),
             "
                 allocation
                 spillslots 1
                 inst0: p0i
-                inst1: p0i p1i
-                edit after inst1: p1i -> stack0
+                inst1: p0i p0i
+                edit after inst1: p0i -> stack0
                 edit before inst2: stack0 -> p0i
                 inst2: p0i
                 end
@@ -1177,8 +1351,8 @@ end
                 spillslots 1
                 inst0: p0i p2i p1i
                 edit after inst0: p1i -> stack0
-                edit before inst2: stack0 -> p1i
-                inst2: p1i
+                edit before inst2: stack0 -> p3i
+                inst2: p3i
                 edit before inst3: stack0 -> p3i
                 edit before inst3: p2i -> p1i
                 inst3: p0i p3i
@@ -1271,6 +1445,113 @@ end
         expect(
             assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1), (2, R1)], &[]),
             "spill [0]",
+        );
+    }
+
+    #[test]
+    fn a_spilled_value_read_again_keeps_the_register_it_was_loaded_into() {
+        // v0i (on the stack) is read at inst2 and at inst4; v1i, read at
+        // inst3, takes the register inst4 does not want (lowest free first
+        // would give it p0i), so the second reload of v0i into p0i is one
+        // redundant move elimination drops.
+        let f = "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op def:v1i:stack
+    inst2: op use:v0i:reg
+    inst3: op use:v1i:reg
+    inst4: op use:v0i:reg
+    inst5: ret
+end
+";
+        expect(
+            assign_with(ints("p0i-p2i"), f, &[], &[]),
+            "
+                allocation
+                spillslots 2
+                inst0: stack0
+                inst1: stack1
+                edit before inst2: stack0 -> p0i
+                inst2: p0i
+                edit before inst3: stack1 -> p1i
+                inst3: p1i
+                edit before inst4: stack0 -> p0i
+                inst4: p0i
+                end
+            ",
+        );
+    }
+
+    #[test]
+    fn scratch_keeps_off_a_register_a_later_reload_wants() {
+        // inst3's copy from v1i's slot to the stack-like p3i goes through a
+        // scratch register: p1i, not p0i, which v0i's reload at inst4
+        // wants, as at inst2.
+        let f = "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op def:v1i:stack
+    inst2: op use:v0i:reg
+    inst3: op use:v1i:fixed(p3i)
+    inst4: op use:v0i:reg
+    inst5: ret
+end
+";
+        expect(
+            assign_with(ints("p0i-p2i fixed_stack p3i"), f, &[], &[]),
+            "
+                allocation
+                spillslots 2
+                inst0: stack0
+                inst1: stack1
+                edit before inst2: stack0 -> p0i
+                inst2: p0i
+                edit before inst3: stack1 -> p1i
+                edit before inst3: p1i -> p3i
+                inst3: p3i
+                edit before inst4: stack0 -> p0i
+                inst4: p0i
+                end
+            ",
+        );
+    }
+
+    #[test]
+    fn slots_follow_copies_and_keep_apart_from_a_reusing_def() {
+        // v2i takes v1i's slot across the edge (no move); v4i, reusing
+        // v0i (which lives on), may not take the slot of v3i, read by the
+        // same instruction, although they do not interfere: v0i is copied
+        // into v4i's slot before inst6 reads v3i.
+        let f = "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op def:v1i:stack
+    inst2: op use:v0i:stack
+    inst3: branch -> block1(v1i)
+  block1(v2i):
+    inst4: op use:v2i:stack
+    inst5: op def:v3i:stack
+    inst6: op def:v4i:reuse(1) use:v0i:any use:v3i:any
+    inst7: op use:v0i:stack use:v4i:stack
+    inst8: ret
+end
+";
+        expect(
+            assign_with(ints("p0i-p1i"), f, &[], &[]),
+            "
+                allocation
+                spillslots 3
+                inst0: stack0
+                inst1: stack1
+                inst2: stack0
+                inst4: stack1
+                inst5: stack1
+                edit before inst6: stack0 -> p0i
+                edit before inst6: p0i -> stack2
+                inst6: stack2 stack2 stack1
+                inst7: stack0 stack2
+                end
+            ",
         );
     }
 }

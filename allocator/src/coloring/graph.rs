@@ -62,6 +62,16 @@ pub struct Graph {
     /// points its mask was narrowed at; sorted by vreg, then instruction. Passive splitting reads
     /// them to let a group use such a register away from those points.
     pub excluded: Vec<(u32, u32, u64)>,
+    /// `(vreg, vreg)`: the copies between values (an argument and the read
+    /// parameter it is passed to, a reused input and its def), most
+    /// frequent first. Two groups a copy joins that both end up on the
+    /// stack share a slot where they can, and the copy goes.
+    pub copies: Vec<(u32, u32)>,
+    /// `(def, vreg)`: a reusing def and a value other than its input that
+    /// its instruction reads. They may not share a slot, although they do
+    /// not interfere: the input is copied into the def's place before the
+    /// instruction reads the other.
+    pub reuse_rivals: Vec<(u32, u32)>,
 }
 
 impl Graph {
@@ -246,6 +256,8 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         refused: 0,
         alloc,
         excluded: Vec::new(),
+        copies: Vec::new(),
+        reuse_rivals: Vec::new(),
     };
     let mut live: Row = Vec::with_capacity(words);
     let mut present: Row = vec![0; words];
@@ -336,6 +348,11 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
             g.in_register[y] = true;
         }
     }
+    g.copies = copies
+        .iter()
+        .filter(|c| !c.3 || facts.is_read(c.2))
+        .map(|c| (c.1.index() as u32, c.2.index() as u32))
+        .collect();
     g
 }
 
@@ -365,6 +382,13 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             _ => super::points::needs_register(op),
         };
         g.in_register[v] |= needs;
+        if let OperandConstraint::Reuse(input) = op.constraint() {
+            for (j, other) in ops.iter().enumerate() {
+                if j != input && other.is_use() && !other.is_nonalloc() {
+                    g.reuse_rivals.push((v as u32, other.vreg().index() as u32));
+                }
+            }
+        }
         if op.is_def() {
             g.cost[v] += freq;
             g.exclude(v, i, clobbered[c]);
