@@ -188,8 +188,29 @@ impl Homes {
         self.split.len()
     }
 
+    /// The holes that start and end within one block, `(register, slot,
+    /// first, last)`, by first instruction.
+    pub(super) fn stretches(&self, f: &Function) -> Vec<(Allocation, Allocation, u32, u32)> {
+        let mut all: Vec<_> = self
+            .split
+            .iter()
+            .flat_map(|&z| {
+                self.holes[z]
+                    .iter()
+                    .filter(|&&(a, e)| {
+                        (e as usize + 1) < f.num_insts()
+                            && f.block_of(Inst::new(a as usize))
+                                == f.block_of(Inst::new(e as usize + 1))
+                    })
+                    .map(move |&(a, e)| (self.loc[z], self.slot[z], a, e))
+            })
+            .collect();
+        all.sort_unstable_by_key(|s| (s.2, s.3));
+        all
+    }
+
     /// Where group `r` (a representative) is at instruction `i`.
-    fn at(&self, r: usize, i: Inst) -> Allocation {
+    pub(super) fn at(&self, r: usize, i: Inst) -> Allocation {
         match self.holes.get(r) {
             Some(h) if !h.is_empty() && inside(h, i.index() as u32) => self.slot[r],
             _ => self.loc[r],

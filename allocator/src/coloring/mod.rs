@@ -27,6 +27,7 @@
 //! themselves as in `spill_everywhere`.
 
 mod assign;
+mod excursions;
 mod facts;
 mod graph;
 mod points;
@@ -70,6 +71,8 @@ pub struct ColoringStats {
     /// Moves dropped, and reloads turned into register moves, by redundant
     /// move elimination.
     pub redundant_moves_removed: u64,
+    /// Holes within a block turned into a wait in a free register.
+    pub excursions: u64,
     pub reloads_from_registers: u64,
 }
 
@@ -169,6 +172,7 @@ impl Rounds<'_> {
                     stats.split = homes.split_groups() as u64;
                     stats.splits = splits;
                     stats.optimistic = optimistic;
+                    stats.excursions = excursions::make(f, g, self.facts, &homes, &mut out) as u64;
                     let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
                     stats.redundant_moves_removed = removed.dropped as u64;
                     stats.reloads_from_registers = removed.reloads_from_registers as u64;
@@ -215,6 +219,7 @@ impl Allocator for Coloring {
                 ("splits", s.splits),
                 ("redundant_moves_removed", s.redundant_moves_removed),
                 ("reloads_from_registers", s.reloads_from_registers),
+                ("excursions", s.excursions),
             ],
         ))
     }
