@@ -255,9 +255,6 @@ struct Run<'a> {
     reread_regs: [u64; 3],
     /// Buffers [`Run::inst`] reuses from one instruction to the next.
     scratch: Scratch,
-    /// The registers homes hold at the instruction last placed, at either
-    /// point.
-    held: [u64; 3],
 }
 
 const NOBODY: u32 = u32::MAX;
@@ -303,7 +300,6 @@ pub fn assign(
         reread: [[NOBODY; 64]; 3],
         reread_regs: [0; 3],
         scratch: Scratch::default(),
-        held: [0; 3],
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
@@ -497,9 +493,6 @@ impl Run<'_> {
             .extend((0..ops.len()).map(|k| self.fits(i, k, live, &clobbered, overwritten)));
         let fits = &s.fits;
         let (mut taken_early, mut taken_late) = self.taken(i, live, fits);
-        for c in 0..3 {
-            self.held[c] = taken_early[c] | taken_late[c];
-        }
         for h in overwritten {
             if let Allocation::Reg(r) = *h {
                 taken_early[r.class().index()] |= 1 << r.hw();
@@ -663,31 +656,27 @@ impl Run<'_> {
         m
     }
 
-    /// Updates `want` across instruction `i`, just placed: what it writes
-    /// and what homes hold there ends every want of those registers; its
-    /// reads of temporaries start new ones.
+    /// Updates `reread` across instruction `i`, just placed: its clobbers
+    /// and the registers its operands are placed in end every want of
+    /// those registers; its reads of temporaries start new ones. (A home
+    /// present at `i` is present at the next instruction too, or read
+    /// here, so no later read can have wanted its register.)
     fn note_wants(&mut self, i: Inst) {
         let f = self.f;
         let ops = f.inst_operands(i);
         let base = f.inst_operand_range(i).start;
-        for c in 0..3 {
-            self.reread_regs[c] &= !self.held[c];
-        }
         for r in f.inst_clobbers(i) {
             self.reread_regs[r.class().index()] &= !(1 << r.hw());
         }
-        for (k, op) in ops.iter().enumerate() {
-            if let Allocation::Reg(r) = self.allocs[base + k] {
+        for &a in &self.allocs[f.inst_operand_range(i)] {
+            if let Allocation::Reg(r) = a {
                 self.reread_regs[r.class().index()] &= !(1 << r.hw());
             }
-            let _ = op;
         }
         for (k, op) in ops.iter().enumerate() {
-            if let Allocation::Reg(r) = self.allocs[base + k] {
-                if op.is_use()
-                    && !op.is_nonalloc()
-                    && self.allocs[base + k] != self.home(op.vreg(), i)
-                {
+            let a = self.allocs[base + k];
+            if let (Allocation::Reg(r), true) = (a, op.is_use() && !op.is_nonalloc()) {
+                if a != self.home(op.vreg(), i) {
                     let c = r.class().index();
                     self.reread_regs[c] |= 1 << r.hw();
                     self.reread[c][r.hw()] = op.vreg().index() as u32;
@@ -1574,5 +1563,44 @@ end
                 end
             ",
         );
+    }
+
+    #[test]
+    fn a_clobber_or_a_def_in_between_ends_the_want() {
+        // inst4 reloads v0i into p2i (its fixed register); inst3 writes
+        // p2i (a clobber, or v1i's def), so inst2's read of v0i has no
+        // reason to take p2i and takes the lowest free register.
+        for between in ["op clobbers(p2i)", "op def:v1i:fixed(p2i)"] {
+            let f = format!(
+                "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op
+    inst2: op use:v0i:reg
+    inst3: {between}
+    inst4: op use:v0i:fixed(p2i)
+    inst5: ret
+end
+"
+            );
+            let got = assign_with(ints("p0i-p2i"), &f, &[], &[]);
+            assert!(
+                got.contains("edit before inst2: stack0 -> p0i\n"),
+                "{between}: {got}"
+            );
+        }
+        // With nothing in between, inst2 loads it where inst4 wants it.
+        let f = "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op
+    inst2: op use:v0i:reg
+    inst3: op
+    inst4: op use:v0i:fixed(p2i)
+    inst5: ret
+end
+";
+        let got = assign_with(ints("p0i-p2i"), f, &[], &[]);
+        assert!(got.contains("edit before inst2: stack0 -> p2i\n"), "{got}");
     }
 }

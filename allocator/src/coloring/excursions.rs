@@ -56,7 +56,7 @@ pub fn make(f: &Function, g: &Graph, facts: &Facts, homes: &Homes, out: &mut Out
         // Nothing between them may touch the slot.
         let touched = |k: usize| edits[k].1.from == slot || edits[k].1.to == slot;
         if (k1 + 1..k2).any(touched)
-            || (a as usize..=e as usize + 1)
+            || (a as usize..=e as usize)
                 .any(|i| out.allocs[f.inst_operand_range(Inst::new(i))].contains(&slot))
         {
             continue;
@@ -91,15 +91,18 @@ pub fn make(f: &Function, g: &Graph, facts: &Facts, homes: &Homes, out: &mut Out
                 row[c] |= 1 << hw;
             }
         };
-        let free = g.alloc[c] & !(1 << h.hw()) & !taken(a, e + 1, lo..hi, usize::MAX);
+        // The reload's own instruction needs no row: what it reads the
+        // moves before it put in place, or homes present a step earlier;
+        // what it writes comes after the reload. `h` is in the store.
+        let free = g.alloc[c] & !taken(a, e, lo..hi, usize::MAX);
         // Else wait only across the first instruction of the hole, when
         // the group's register is free from there to the reload.
         let back = ProgPoint::before(Inst::new(a as usize + 1));
         let at_back = edits.partition_point(|x| x.0 < back);
-        let short = if free == 0 && e > a {
+        let short = if free == 0 {
             let own = taken(a + 1, e, at_back..hi, k2) >> h.hw() & 1 == 0;
             let near = edits.partition_point(|x| x.0 <= back);
-            let free = g.alloc[c] & !(1 << h.hw()) & !taken(a, a + 1, lo..near, usize::MAX);
+            let free = g.alloc[c] & !taken(a, a, lo..near, usize::MAX);
             if own {
                 free
             } else {
@@ -108,18 +111,19 @@ pub fn make(f: &Function, g: &Graph, facts: &Facts, homes: &Homes, out: &mut Out
         } else {
             0
         };
-        let hw = (free | short).trailing_zeros() as usize;
-        if free | short == 0 {
+        let choice = if free != 0 { free } else { short };
+        if choice == 0 {
             continue;
         }
+        let hw = choice.trailing_zeros() as usize;
         let wait = Allocation::Reg(PReg::new(hw, h.class()));
         edits[k1].1.to = wait;
         if free != 0 {
-            hold(&mut busy, a, e + 1, hw);
+            hold(&mut busy, a, e, hw);
             edits[k2].1.from = wait;
         } else {
-            hold(&mut busy, a, a + 1, hw);
-            hold(&mut busy, a + 1, e + 1, h.hw());
+            hold(&mut busy, a, a, hw);
+            hold(&mut busy, a + 1, e, h.hw());
             added.push((
                 at_back,
                 (
@@ -134,21 +138,22 @@ pub fn make(f: &Function, g: &Graph, facts: &Facts, homes: &Homes, out: &mut Out
         }
         made += 1;
     }
-    if !added.is_empty() || !dropped.is_empty() {
+    // Each short wait adds its move back and drops its reload.
+    if !dropped.is_empty() {
         added.sort_by_key(|x| x.0);
         dropped.sort_unstable();
         let old = std::mem::take(edits);
-        let n = old.len();
         let mut next = added.iter().peekable();
-        for (k, x) in old.into_iter().map(Some).chain([None]).enumerate() {
+        for (k, x) in old.into_iter().enumerate() {
             while let Some(&&(_, m)) = next.peek().filter(|a| a.0 == k) {
                 edits.push(m);
                 next.next();
             }
-            if let Some(x) = x.filter(|_| k < n && dropped.binary_search(&k).is_err()) {
+            if dropped.binary_search(&k).is_err() {
                 edits.push(x);
             }
         }
+        edits.extend(next.map(|a| a.1));
     }
     made
 }
@@ -190,4 +195,113 @@ fn held(
             mark(Allocation::Reg(*r));
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::interface::Allocator;
+    use crate::ir::text::{parse_and_validate, print_allocation};
+
+    /// `coloring`'s allocation section for `body` on three int registers.
+    fn allocate(body: &str) -> String {
+        let src = crate::fixtures::machine(["p0i-p2i", "p0f", "p0v"])
+            + "function\n  block0:\n"
+            + body
+            + "end\n";
+        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+        let out = crate::coloring::Coloring
+            .run(&case.func, &case.machine)
+            .unwrap();
+        let mut s = String::new();
+        print_allocation(&mut s, &case.func, &out);
+        s.lines().map(|l| format!("{}\n", l.trim())).collect()
+    }
+
+    #[test]
+    fn a_slot_read_inside_the_hole_keeps_the_store() {
+        // inst3 reads v0i from its slot inside the hole around inst2:
+        // the store stays, and so does the reload, although p2i is free.
+        let got = allocate(
+            "    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i, p1i)
+    inst3: op use:v0i:stack
+    inst4: op use:v0i:reg
+    inst5: op clobbers(p1i, p2i)
+    inst6: ret use:v0i:reg
+",
+        );
+        assert!(
+            got.contains(
+                "edit before inst2: p0i -> stack0\ninst3: stack0\nedit before inst4: stack0 -> p0i\n"
+            ),
+            "{got}"
+        );
+    }
+
+    #[test]
+    fn the_register_waited_in_is_free_from_the_store_to_the_reload() {
+        // Around inst2 only p2i is spared, and v1i, live across inst2,
+        // holds it: v0i stays in its slot. Without v1i it waits in p2i.
+        let with = allocate(
+            "    inst0: op def:v0i:reg def:v1i:fixed(p2i)
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i, p1i)
+    inst3: op use:v0i:reg use:v1i:fixed(p2i)
+    inst4: op clobbers(p1i, p2i)
+    inst5: ret use:v0i:reg
+",
+        );
+        assert!(with.contains("p0i -> stack0\n"), "{with}");
+        let without = allocate(
+            "    inst0: op def:v0i:reg
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i, p1i)
+    inst3: op use:v0i:reg
+    inst4: op clobbers(p1i, p2i)
+    inst5: ret use:v0i:reg
+",
+        );
+        assert!(
+            without.contains("edit before inst2: p0i -> p2i\nedit before inst3: p2i -> p0i\n"),
+            "{without}"
+        );
+    }
+
+    #[test]
+    fn two_holes_around_one_call_do_not_wait_in_the_same_register() {
+        // v0i (p0i) and v1i (p1i) both step aside at inst2, which spares
+        // only p3i: the first waits there, the second in its slot.
+        // (In a second block, so that rows are counted from its top.)
+        let src = crate::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
+            + "function
+  block0:
+    inst0: op def:v0i:reg def:v1i:reg
+    inst1: branch -> block1()
+  block1:
+    inst2: op use:v0i:reg use:v1i:reg
+    inst3: op clobbers(p0i, p1i, p2i)
+    inst4: op use:v0i:reg use:v1i:reg
+    inst5: op clobbers(p2i, p3i)
+    inst6: ret use:v0i:reg use:v1i:reg
+end
+";
+        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+        let out = crate::coloring::Coloring
+            .run(&case.func, &case.machine)
+            .unwrap();
+        let mut s = String::new();
+        print_allocation(&mut s, &case.func, &out);
+        let got: String = s.lines().map(|l| format!("{}\n", l.trim())).collect();
+        assert!(
+            got.contains(
+                "edit before inst3: p0i -> p3i
+edit before inst3: p1i -> stack1
+edit before inst4: p3i -> p0i
+edit before inst4: stack1 -> p1i
+"
+            ),
+            "{got}"
+        );
+    }
 }
