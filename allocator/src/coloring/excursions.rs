@@ -202,12 +202,10 @@ mod tests {
     use crate::interface::Allocator;
     use crate::ir::text::{parse_and_validate, print_allocation};
 
-    /// `coloring`'s allocation section for `body` on three int registers.
-    fn allocate(body: &str) -> String {
-        let src = crate::fixtures::machine(["p0i-p2i", "p0f", "p0v"])
-            + "function\n  block0:\n"
-            + body
-            + "end\n";
+    /// `coloring`'s allocation section for `function` on a machine whose
+    /// int class has `ints`.
+    fn allocate_on(ints: &str, function: &str) -> String {
+        let src = crate::fixtures::machine([ints, "p0f", "p0v"]) + function;
         let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
         let out = crate::coloring::Coloring
             .run(&case.func, &case.machine)
@@ -215,6 +213,11 @@ mod tests {
         let mut s = String::new();
         print_allocation(&mut s, &case.func, &out);
         s.lines().map(|l| format!("{}\n", l.trim())).collect()
+    }
+
+    /// [`allocate_on`] three int registers, for one block's `body`.
+    fn allocate(body: &str) -> String {
+        allocate_on("p0i-p2i", &format!("function\n  block0:\n{body}end\n"))
     }
 
     #[test]
@@ -270,11 +273,12 @@ mod tests {
 
     #[test]
     fn two_holes_around_one_call_do_not_wait_in_the_same_register() {
-        // v0i (p0i) and v1i (p1i) both step aside at inst2, which spares
+        // v0i (p0i) and v1i (p1i) both step aside at inst3, which spares
         // only p3i: the first waits there, the second in its slot.
         // (In a second block, so that rows are counted from its top.)
-        let src = crate::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
-            + "function
+        let got = allocate_on(
+            "p0i-p3i",
+            "function
   block0:
     inst0: op def:v0i:reg def:v1i:reg
     inst1: branch -> block1()
@@ -285,14 +289,8 @@ mod tests {
     inst5: op clobbers(p2i, p3i)
     inst6: ret use:v0i:reg use:v1i:reg
 end
-";
-        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
-        let out = crate::coloring::Coloring
-            .run(&case.func, &case.machine)
-            .unwrap();
-        let mut s = String::new();
-        print_allocation(&mut s, &case.func, &out);
-        let got: String = s.lines().map(|l| format!("{}\n", l.trim())).collect();
+",
+        );
         assert!(
             got.contains(
                 "edit before inst3: p0i -> p3i
