@@ -44,19 +44,16 @@ pub enum Assigned {
     Spill(Vec<usize>),
 }
 
-/// Per group (`others[start[g]..start[g + 1]]`), the groups its slot is
-/// tied to, among those `slotted` says take a slot: `(vreg, true)` for the
-/// other side of each copy it takes part in ([`Graph::copies`], most
-/// frequent first), whose slot it takes when it may (the copy then goes);
-/// `(vreg, false)` for its [`Graph::reuse_rivals`], whose slots it may not
-/// take.
-fn slot_ties(g: &Graph, slotted: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<(u32, bool)>) {
-    let mut ties: Vec<(u32, u32, bool)> = Vec::new();
-    let pairs = g.copies.iter().map(|&c| (c, true));
-    for ((a, b), partner) in pairs.chain(g.reuse_rivals.iter().map(|&r| (r, false))) {
+/// Per group (`others[start[g]..start[g + 1]]`), the vregs on the other
+/// side of each copy it takes part in ([`Graph::copies`], most frequent
+/// first), among the groups `slotted` says take a slot: it takes their slot
+/// when it may, and the copy goes.
+fn slot_ties(g: &Graph, slotted: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<u32>) {
+    let mut ties: Vec<(u32, u32)> = Vec::new();
+    for &(a, b) in &g.copies {
         if slotted(g.find(a as usize)) && slotted(g.find(b as usize)) {
-            ties.push((a, b, partner));
-            ties.push((b, a, partner));
+            ties.push((a, b));
+            ties.push((b, a));
         }
     }
     let (mut start, mut others) = (Vec::new(), Vec::new());
@@ -64,7 +61,7 @@ fn slot_ties(g: &Graph, slotted: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<(u32,
         g.n,
         ties.len(),
         |k| Some(g.find(ties[k].0 as usize)),
-        |k| (ties[k].1, ties[k].2),
+        |k| ties[k].1,
         &mut start,
         &mut others,
     );
@@ -126,15 +123,7 @@ impl Homes {
                 }
             }
             let ties = &others[start[v] as usize..start[v + 1] as usize];
-            for &(z, _) in ties.iter().filter(|t| !t.1) {
-                let z = g.find(z as usize);
-                for a in [loc[z], slot[z]] {
-                    if let Allocation::Stack(s) = a {
-                        used[s.index()] = true;
-                    }
-                }
-            }
-            let partner = ties.iter().filter(|t| t.1).find_map(|&(z, _)| {
+            let partner = ties.iter().find_map(|&z| {
                 let z = g.find(z as usize);
                 [loc[z], slot[z]].into_iter().find_map(|a| match a {
                     Allocation::Stack(s) if !used[s.index()] => Some(s.index()),
@@ -527,10 +516,16 @@ impl Run<'_> {
                 OperandConstraint::Any | OperandConstraint::Stack
             ) {
                 // A reused input goes straight to its def's slot, which no
-                // other value read here shares (`slot_ties`).
+                // other value read here shares (they interfere).
                 if let Some(Allocation::Stack(s)) =
                     reuser(ops, k).map(|d| self.home(ops[d].vreg(), i))
                 {
+                    debug_assert!(
+                        ops.iter().enumerate().all(|(j, o)| j == k
+                            || !o.is_use()
+                            || self.home(o.vreg(), i) != Allocation::Stack(s)),
+                        "{i}: a reused input's def slot is read by another operand"
+                    );
                     self.allocs[base + k] = Allocation::Stack(s);
                     continue;
                 }

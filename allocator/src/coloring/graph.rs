@@ -67,11 +67,6 @@ pub struct Graph {
     /// frequent first. Two groups a copy joins that both end up on the
     /// stack share a slot where they can, and the copy goes.
     pub copies: Vec<(u32, u32)>,
-    /// `(def, vreg)`: a reusing def and a value other than its input that
-    /// its instruction reads. They may not share a slot, although they do
-    /// not interfere: the input is copied into the def's place before the
-    /// instruction reads the other.
-    pub reuse_rivals: Vec<(u32, u32)>,
 }
 
 impl Graph {
@@ -257,7 +252,6 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         alloc,
         excluded: Vec::new(),
         copies: Vec::new(),
-        reuse_rivals: Vec::new(),
     };
     let mut live: Row = Vec::with_capacity(words);
     let mut present: Row = vec![0; words];
@@ -382,13 +376,6 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             _ => super::points::needs_register(op),
         };
         g.in_register[v] |= needs;
-        if let OperandConstraint::Reuse(input) = op.constraint() {
-            for (j, other) in ops.iter().enumerate() {
-                if j != input && other.is_use() && !other.is_nonalloc() {
-                    g.reuse_rivals.push((v as u32, other.vreg().index() as u32));
-                }
-            }
-        }
         if op.is_def() {
             g.cost[v] += freq;
             g.exclude(v, i, clobbered[c]);
@@ -399,7 +386,12 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
                 if j == k || other.is_nonalloc() {
                     continue;
                 }
-                let early_def = op.pos() == OperandPos::Early;
+                // A reusing def's place holds its input from the early
+                // point, while the instruction reads its other uses.
+                let early_def = match op.constraint() {
+                    OperandConstraint::Reuse(input) => j != input,
+                    _ => op.pos() == OperandPos::Early,
+                };
                 let late_use = other.is_use() && other.pos() == OperandPos::Late;
                 if other.is_def() || early_def || late_use {
                     g.add_edge(v, other.vreg().index());
