@@ -4,13 +4,18 @@
 //! holds its source's symbol is dropped, and a reload whose symbol a
 //! register still holds reads that register instead (a register move costs
 //! a twentieth of a reload). Defs, clobbers and `nonalloc` operands
-//! overwrite what they touch; nothing is assumed at a block's entry. Edits
+//! overwrite what they touch. A block entered from one predecessor only,
+//! laid out before it, starts from what that predecessor ends with (the
+//! predecessor dominates it, so the straight path that state was built on
+//! defines each value once, and the edge's parameter substitution, which
+//! adds each parameter wherever its argument is, keeps locations holding one
+//! symbol alike); any other block starts knowing nothing. Edits
 //! before an instruction are seen before its defs and clobbers, edits after
 //! it after them. Shared by the allocators that leave such moves behind
 //! (`backtracking`, `coloring`).
 
 use crate::ir::function::Function;
-use crate::ir::index::{InstPosition, PReg, ProgPoint};
+use crate::ir::index::{Block, InstPosition, PReg, ProgPoint};
 use crate::ir::output::{Allocation, Move};
 
 const UNKNOWN: u32 = 0;
@@ -66,11 +71,32 @@ pub fn eliminate(
             holder[sym as usize] = at as u32;
         }
     };
+    // The blocks some later block inherits from, and what each ended with:
+    // `(location, symbol)` in `ends[end_at[b]..end_at[b + 1]]`.
+    let inherits = |b: Block| match f.block_preds(b) {
+        &[p] if p < b => Some(p),
+        _ => None,
+    };
+    let mut passes_on = vec![false; f.num_blocks()];
+    for b in f.blocks() {
+        if let Some(p) = inherits(b) {
+            passes_on[p.index()] = true;
+        }
+    }
+    let mut end_at = vec![0u32; f.num_blocks() + 1];
+    let mut ends: Vec<(u32, u32)> = Vec::new();
     for b in f.blocks() {
         for &t in &touched {
             content[t] = UNKNOWN;
         }
         touched.clear();
+        if let Some(p) = inherits(b) {
+            let (from, to) = (end_at[p.index()], end_at[p.index() + 1]);
+            for e in from..to {
+                let (at, sym) = ends[e as usize];
+                set(&mut content, &mut touched, &mut holder, at as usize, sym);
+            }
+        }
         for i in f.block_insts(b).iter() {
             for pos in [InstPosition::Before, InstPosition::After] {
                 if pos == InstPosition::After {
@@ -117,6 +143,21 @@ pub fn eliminate(
                 }
             }
         }
+        if passes_on[b.index()] {
+            // Each location once, with what it holds now.
+            for &t in &touched {
+                if content[t] != UNKNOWN {
+                    ends.push((t as u32, content[t]));
+                    content[t] = UNKNOWN;
+                }
+            }
+            let start = end_at[b.index()] as usize;
+            for e in start..ends.len() {
+                let (at, sym) = ends[e];
+                content[at as usize] = sym;
+            }
+        }
+        end_at[b.index() + 1] = ends.len() as u32;
     }
     let before = edits.len();
     let mut n = 0;
@@ -127,5 +168,87 @@ pub fn eliminate(
     Eliminated {
         dropped: before - edits.len(),
         reloads_from_registers: rewritten,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::text::{parse_and_validate, print_allocation};
+
+    /// The allocation section of `function` (with its `allocation`) on a
+    /// two-register machine, after elimination, one trimmed line each.
+    fn eliminated(function: &str) -> String {
+        let src = crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"]) + function;
+        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+        let mut out = case.output.unwrap();
+        super::eliminate(&case.func, &out.allocs, &mut out.edits);
+        let mut s = String::new();
+        print_allocation(&mut s, &case.func, &out);
+        s.lines().map(|l| format!("{}\n", l.trim())).collect()
+    }
+
+    #[test]
+    fn a_block_with_one_predecessor_knows_what_it_ends_with() {
+        // v0i is reloaded into p0i in block0; block1, entered from block0
+        // alone, reloads it into p1i: a register move. block3 is a join
+        // and knows nothing: its reload stays.
+        let got = eliminated(
+            "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op use:v0i:reg
+    inst2: branch -> block1(), block2()
+  block1:
+    inst3: op use:v0i:reg
+    inst4: branch -> block3()
+  block2:
+    inst5: branch -> block3()
+  block3:
+    inst6: op use:v0i:reg
+    inst7: ret
+end
+allocation
+  spillslots 1
+  inst0: stack0
+  edit before inst1: stack0 -> p0i
+  inst1: p0i
+  edit before inst3: stack0 -> p1i
+  inst3: p1i
+  edit before inst6: stack0 -> p1i
+  inst6: p1i
+end
+",
+        );
+        assert!(got.contains("edit before inst3: p0i -> p1i\n"), "{got}");
+        assert!(got.contains("edit before inst6: stack0 -> p1i\n"), "{got}");
+    }
+
+    #[test]
+    fn what_a_predecessor_overwrote_is_not_inherited() {
+        // block0 overwrites p0i (inst2 clobbers it) after the reload:
+        // block1's reload into p0i stays a reload, and its move of the
+        // slot into p0i is not taken as already done.
+        let got = eliminated(
+            "function
+  block0:
+    inst0: op def:v0i:stack
+    inst1: op use:v0i:reg
+    inst2: op clobbers(p0i)
+    inst3: branch -> block1()
+  block1:
+    inst4: op use:v0i:reg
+    inst5: ret
+end
+allocation
+  spillslots 1
+  inst0: stack0
+  edit before inst1: stack0 -> p0i
+  inst1: p0i
+  edit before inst4: stack0 -> p0i
+  inst4: p0i
+end
+",
+        );
+        assert!(got.contains("edit before inst4: stack0 -> p0i\n"), "{got}");
     }
 }
