@@ -233,6 +233,10 @@ struct Run<'a> {
     /// Temporary slots for the instruction being placed start here.
     temp_base: usize,
     victims: Vec<usize>,
+    /// An instruction short of registers names every group in a register
+    /// of the class present there, not only the lowest-scored holder of a
+    /// register it needs.
+    spill_all_present: bool,
     search: Search,
     present: Row,
     /// Per class and register, the vreg that a later instruction of the
@@ -269,6 +273,7 @@ pub fn assign(
     facts: &Facts,
     g: &Graph,
     homes: &Homes,
+    spill_all_present: bool,
 ) -> Result<Assigned, AllocError> {
     let mut run = Run {
         f,
@@ -284,6 +289,7 @@ pub fn assign(
         out: Vec::new(),
         temp_base: homes.slots + 2,
         victims: Vec::new(),
+        spill_all_present,
         search: Search::default(),
         present: Vec::new(),
         reread: [[NOBODY; 64]; 3],
@@ -759,18 +765,32 @@ impl Run<'_> {
         // Present values, and the parameters edge moves write before a
         // branch into a join.
         let params = join_params(self.f, i).map_or(&[][..], |(_, params)| params);
-        let best = members(&present)
+        let holders = members(&present)
             .chain(params.iter().map(|p| p.index()))
             .map(|v| g.find(v))
             .filter(|&r| {
                 matches!(self.homes.at(r, i), Allocation::Reg(p)
                     if p.class().index() == c && wanted >> p.hw() & 1 == 1)
-            })
-            .min_by(|&a, &b| {
-                score(g.cost[a], g.area[a], false)
-                    .total_cmp(&score(g.cost[b], g.area[b], false))
-                    .then(a.cmp(&b))
             });
+        let best = holders.min_by(|&a, &b| {
+            score(g.cost[a], g.area[a], false)
+                .total_cmp(&score(g.cost[b], g.area[b], false))
+                .then(a.cmp(&b))
+        });
+        if self.spill_all_present && best.is_some() {
+            // Every group of the class live across: whichever of them the
+            // next colouring gives the register would hold it here too.
+            let ops = self.f.inst_operands(i);
+            for v in members(&present) {
+                let r = g.find(v);
+                let operand = ops
+                    .iter()
+                    .any(|o| !o.is_nonalloc() && g.find(o.vreg().index()) == r);
+                if g.class[r] as usize == c && !operand {
+                    self.victims.push(r);
+                }
+            }
+        }
         self.present = present;
         match best {
             Some(r) => {
@@ -888,7 +908,7 @@ mod tests {
             hole[g.find(v)].push(h);
         }
         let homes = Homes::new(f, &g, &home, hole);
-        let got = match assign(f, &case.machine, &facts, &g, &homes) {
+        let got = match assign(f, &case.machine, &facts, &g, &homes, false) {
             Ok(Assigned::Done(out)) => {
                 let mut s = String::new();
                 print_allocation(&mut s, f, &out);

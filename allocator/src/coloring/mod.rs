@@ -121,6 +121,16 @@ impl Coloring {
     }
 }
 
+/// Rounds after which an instruction short of registers spills every group
+/// of the class in a register there, not only the lowest-scored holder of
+/// a register it needs. Its spilled operands need registers of their own
+/// that the colouring does not see, so the register spilling one group
+/// frees goes to the next group live across the instruction: one round per
+/// group (65 rounds on a swarm case of 167 instructions, 20 times the
+/// allocator's median time per instruction). Most default cases take at
+/// most 6 rounds.
+const SPILL_ALL_PRESENT_AFTER: u64 = 6;
+
 /// What the spill rounds share, whichever graph they colour.
 struct Rounds<'a> {
     f: &'a Function,
@@ -161,7 +171,8 @@ impl Rounds<'_> {
                 .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
             split::lengthen(f, g, &mut holes);
             let homes = assign::Homes::new(f, g, &home, holes);
-            match assign::assign(f, self.env, self.facts, g, &homes)? {
+            let all = stats.rounds > SPILL_ALL_PRESENT_AFTER;
+            match assign::assign(f, self.env, self.facts, g, &homes, all)? {
                 assign::Assigned::Done(mut out) => {
                     stats.coalesced = g.coalesced;
                     stats.refused = g.refused;
