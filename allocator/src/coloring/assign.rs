@@ -778,15 +778,11 @@ impl Run<'_> {
                 .then(a.cmp(&b))
         });
         if self.spill_all_present && best.is_some() {
-            // Every group of the class live across: whichever of them the
-            // next colouring gives the register would hold it here too.
-            let ops = self.f.inst_operands(i);
+            // Every group of the class present: whichever of them the next
+            // colouring gives the register would hold it here too.
             for v in members(&present) {
                 let r = g.find(v);
-                let operand = ops
-                    .iter()
-                    .any(|o| !o.is_nonalloc() && g.find(o.vreg().index()) == r);
-                if g.class[r] as usize == c && !operand {
+                if g.class[r] as usize == c {
                     self.victims.push(r);
                 }
             }

@@ -122,7 +122,7 @@ impl Coloring {
 }
 
 /// Rounds after which an instruction short of registers spills every group
-/// of the class in a register there, not only the lowest-scored holder of
+/// of the class present there, not only the lowest-scored holder of
 /// a register it needs. Its spilled operands need registers of their own
 /// that the colouring does not see, so the register spilling one group
 /// frees goes to the next group live across the instruction: one round per
