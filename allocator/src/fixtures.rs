@@ -3,7 +3,9 @@
 //! calls them.
 
 use crate::ir::case::Case;
-use crate::ir::text::parse_and_validate;
+use crate::ir::function::Function;
+use crate::ir::output::Output;
+use crate::ir::text::{parse_and_validate, print_allocation};
 use std::path::{Path, PathBuf};
 
 /// The repository's root folder (where `tests/` and `corpus/` live), as this
@@ -57,4 +59,12 @@ pub fn machine(regs: [&str; 3]) -> String {
         "machine\n  int    preferred {}\n  float  preferred {}\n  vector preferred {}\nend\n",
         regs[0], regs[1], regs[2]
     )
+}
+
+/// `out`'s allocation section as `rafuzz alloc` prints it, each line
+/// trimmed, for tests that look for a few lines of it.
+pub fn allocation_lines(f: &Function, out: &Output) -> String {
+    let mut s = String::new();
+    print_allocation(&mut s, f, out);
+    s.lines().map(|l| format!("{}\n", l.trim())).collect()
 }

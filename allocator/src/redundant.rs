@@ -71,18 +71,12 @@ pub fn eliminate(
             holder[sym as usize] = at as u32;
         }
     };
-    // The blocks some later block inherits from, and what each ended with:
+    // What each block some later block inherits from ended with:
     // `(location, symbol)` in `ends[end_at[b]..end_at[b + 1]]`.
     let inherits = |b: Block| match f.block_preds(b) {
         &[p] if p < b => Some(p),
         _ => None,
     };
-    let mut passes_on = vec![false; f.num_blocks()];
-    for b in f.blocks() {
-        if let Some(p) = inherits(b) {
-            passes_on[p.index()] = true;
-        }
-    }
     let mut end_at = vec![0u32; f.num_blocks() + 1];
     let mut ends: Vec<(u32, u32)> = Vec::new();
     for b in f.blocks() {
@@ -143,8 +137,11 @@ pub fn eliminate(
                 }
             }
         }
-        if passes_on[b.index()] {
-            // Each location once, with what it holds now.
+        if f.block_succs(b).iter().any(|&s| inherits(s) == Some(b)) {
+            // Each location once, in the order first touched (the order
+            // they are replayed in decides which register is a symbol's
+            // holder), with what it holds now: cleared as it is noted, so
+            // that a later mention of it is passed over, then put back.
             for &t in &touched {
                 if content[t] != UNKNOWN {
                     ends.push((t as u32, content[t]));
@@ -152,8 +149,7 @@ pub fn eliminate(
                 }
             }
             let start = end_at[b.index()] as usize;
-            for e in start..ends.len() {
-                let (at, sym) = ends[e];
+            for &(at, sym) in &ends[start..] {
                 content[at as usize] = sym;
             }
         }
@@ -173,18 +169,15 @@ pub fn eliminate(
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::text::{parse_and_validate, print_allocation};
+    use crate::fixtures::{allocation_lines, case_on};
 
     /// The allocation section of `function` (with its `allocation`) on a
     /// two-register machine, after elimination, one trimmed line each.
     fn eliminated(function: &str) -> String {
-        let src = crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"]) + function;
-        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+        let case = case_on(["p0i-p1i", "p0f", "p0v"], function);
         let mut out = case.output.unwrap();
         super::eliminate(&case.func, &out.allocs, &mut out.edits);
-        let mut s = String::new();
-        print_allocation(&mut s, &case.func, &out);
-        s.lines().map(|l| format!("{}\n", l.trim())).collect()
+        allocation_lines(&case.func, &out)
     }
 
     #[test]

@@ -410,12 +410,7 @@ impl<'a> Loop<'a> {
     /// turn they would probe `r` first and evict `k` back.
     fn relocate_and_assign(&mut self, k: u32, r: PReg, moves: &[(u32, PReg)]) {
         for &(o, alt) in moves {
-            let ob = &mut self.bundles[o as usize];
-            for &(from, _, _) in &ob.ranges {
-                self.maps.remove(r, from);
-            }
-            ob.home = Home::None;
-            self.stats.evictions += 1;
+            self.evict(o, r);
             self.evict_and_assign(o, alt);
         }
         self.assign(k, r);
@@ -542,15 +537,20 @@ impl<'a> Loop<'a> {
         }
         for j in 0..self.conflicts.len() {
             let o = self.conflicts[j];
-            let ob = &mut self.bundles[o as usize];
-            for &(from, _, _) in &ob.ranges {
-                self.maps.remove(r, from);
-            }
-            ob.home = Home::None;
-            self.stats.evictions += 1;
+            self.evict(o, r);
             self.enqueue(o);
         }
         self.assign(k, r);
+    }
+
+    /// Takes bundle `o` out of register `r`, its home.
+    fn evict(&mut self, o: u32, r: PReg) {
+        let ob = &mut self.bundles[o as usize];
+        for &(from, _, _) in &ob.ranges {
+            self.maps.remove(r, from);
+        }
+        ob.home = Home::None;
+        self.stats.evictions += 1;
     }
 
     fn spill(&mut self, k: u32) {

@@ -233,9 +233,9 @@ struct Run<'a> {
     /// Temporary slots for the instruction being placed start here.
     temp_base: usize,
     victims: Vec<usize>,
-    /// An instruction short of registers names every group in a register
-    /// of the class present there, not only the lowest-scored holder of a
-    /// register it needs.
+    /// An instruction short of registers names every group of the class
+    /// present there, not only the lowest-scored holder of a register it
+    /// needs.
     spill_all_present: bool,
     search: Search,
     present: Row,

@@ -199,20 +199,17 @@ fn held(
 
 #[cfg(test)]
 mod tests {
+    use crate::fixtures::{allocation_lines, case_on};
     use crate::interface::Allocator;
-    use crate::ir::text::{parse_and_validate, print_allocation};
 
     /// `coloring`'s allocation section for `function` on a machine whose
     /// int class has `ints`.
     fn allocate_on(ints: &str, function: &str) -> String {
-        let src = crate::fixtures::machine([ints, "p0f", "p0v"]) + function;
-        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+        let case = case_on([ints, "p0f", "p0v"], function);
         let out = crate::coloring::Coloring
             .run(&case.func, &case.machine)
             .unwrap();
-        let mut s = String::new();
-        print_allocation(&mut s, &case.func, &out);
-        s.lines().map(|l| format!("{}\n", l.trim())).collect()
+        allocation_lines(&case.func, &out)
     }
 
     /// [`allocate_on`] three int registers, for one block's `body`.
