@@ -16,10 +16,79 @@ use std::path::{Path, PathBuf};
 const CRATES: [&str; 4] = ["allocator", "checker", "ssagen", "fuzz_targets"];
 
 /// One source file as a module: its path from the crate root (`analysis::cfg`,
-/// empty for `lib.rs`) and its text without comments.
+/// empty for `lib.rs`), its text without comments, and the byte ranges of
+/// the inline modules it holds (`mod tests { ... }`), in which `super::`
+/// first leaves the inline module, not the file.
 struct Module {
     path: Vec<String>,
     code: String,
+    inline: Vec<(usize, usize)>,
+}
+
+/// The byte ranges of the inline `mod NAME { ... }` blocks of `code`
+/// (comments already stripped), skipping braces inside string and
+/// character literals.
+fn inline_modules(code: &str) -> Vec<(usize, usize)> {
+    let b = code.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let (mut out, mut open, mut depth) = (Vec::new(), Vec::new(), 0usize);
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                // A raw string's hashes must match at its end.
+                let hashes = code[..i].bytes().rev().take_while(|&c| c == b'#').count();
+                let raw = i >= hashes + 1 && b[i - hashes - 1] == b'r';
+                i += 1;
+                while i < b.len() {
+                    if !raw && b[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == b'"'
+                        && b[i + 1..]
+                            .iter()
+                            .take(hashes)
+                            .filter(|&&c| c == b'#')
+                            .count()
+                            == hashes
+                    {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i += 2;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b'{' => {
+                depth += 1;
+                let head = code[..i].trim_end();
+                let name_len = head.bytes().rev().take_while(|&c| ident(c)).count();
+                let before = head[..head.len() - name_len].trim_end();
+                if name_len > 0
+                    && before.ends_with("mod")
+                    && !before[..before.len() - 3].bytes().last().is_some_and(ident)
+                {
+                    open.push((i, depth));
+                }
+            }
+            b'}' => {
+                if open.last().is_some_and(|&(_, d)| d == depth) {
+                    let (start, _) = open.pop().unwrap();
+                    out.push((start, i));
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
 }
 
 fn strip_comments(src: &str) -> String {
@@ -55,39 +124,61 @@ fn modules(src: &Path) -> Vec<Module> {
             if matches!(path.last().map(String::as_str), Some("lib" | "mod")) {
                 path.pop();
             }
+            let code = strip_comments(&std::fs::read_to_string(&p).unwrap());
             out.push(Module {
                 path,
-                code: strip_comments(&std::fs::read_to_string(&p).unwrap()),
+                inline: inline_modules(&code),
+                code,
             });
         }
     }
     out
 }
 
-/// The paths a module names: `crate::a::b` and `super::a` (made absolute),
-/// with `use crate::a::{b, c::d}` groups expanded one level.
-fn named_paths(m: &Module) -> Vec<Vec<String>> {
+/// The paths a module names: `crate::a::b`, `super::a` and `self::a` (made
+/// absolute; `super::` in an inline module first leaves that module), and
+/// `child::a` for a file module of its own, with `use crate::a::{b, c::d}`
+/// groups expanded one level.
+fn named_paths(m: &Module, files: &BTreeSet<Vec<String>>) -> Vec<Vec<String>> {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let code = &m.code;
     let mut out = Vec::new();
-    for (at, _) in code
-        .match_indices("crate::")
-        .chain(code.match_indices("super::"))
-    {
-        if at > 0 && (ident(code[..at].chars().last().unwrap()) || code[..at].ends_with("::")) {
+    for (at, _) in code.match_indices("::") {
+        let head = &code[..at];
+        let n = head.len() - head.trim_end_matches(ident).len();
+        let at = at - n;
+        if n == 0
+            || (at > 0 && (ident(code[..at].chars().last().unwrap()) || code[..at].ends_with("::")))
+        {
             continue;
         }
-        let mut base: Vec<String> = Vec::new();
         let mut rest = &code[at..];
-        if rest.starts_with("crate::") {
-            rest = &rest["crate::".len()..];
-        } else {
-            base = m.path.clone();
+        let base = if let Some(r) = rest.strip_prefix("crate::") {
+            rest = r;
+            Vec::new()
+        } else if rest.starts_with("super::") {
+            let mut base = m.path.clone();
+            let mut inline = m.inline.iter().filter(|&&(s, e)| s < at && at < e).count();
             while let Some(r) = rest.strip_prefix("super::") {
-                base.pop();
+                if inline > 0 {
+                    inline -= 1;
+                } else {
+                    base.pop();
+                }
                 rest = r;
             }
-        }
+            base
+        } else if let Some(r) = rest.strip_prefix("self::") {
+            rest = r;
+            m.path.clone()
+        } else {
+            let mut child = m.path.clone();
+            child.push(rest[..n].to_string());
+            if !files.contains(&child) {
+                continue;
+            }
+            m.path.clone()
+        };
         let mut path = base;
         loop {
             let n = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
@@ -131,6 +222,7 @@ fn reexports(m: &Module) -> BTreeMap<String, Vec<String>> {
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect();
+        let from_root = body.starts_with("crate::");
         let body = body
             .trim_start_matches("crate::")
             .trim_start_matches("self::");
@@ -143,7 +235,11 @@ fn reexports(m: &Module) -> BTreeMap<String, Vec<String>> {
         };
         for item in items.split(',').filter(|s| !s.is_empty()) {
             let full = format!("{prefix}{item}");
-            let mut target: Vec<String> = m.path.clone();
+            let mut target: Vec<String> = if from_root {
+                Vec::new()
+            } else {
+                m.path.clone()
+            };
             target.extend(full.split("::").filter(|s| !s.is_empty()).map(String::from));
             let name = target.last().unwrap().clone();
             map.insert(name, target);
@@ -180,11 +276,11 @@ fn check_crate(src: &Path) -> Vec<String> {
     };
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for m in &mods {
-        for p in named_paths(m) {
+        for p in named_paths(m, &files) {
             if let Some(t) = resolve(p) {
-                // A parent's own `mod`/re-export lines and a child naming its
-                // own ancestors' namespace are not imports of code.
-                if t != m.path && !t.is_empty() && !m.path.starts_with(&t) {
+                // Naming itself is no import; naming the crate root or a
+                // parent module is one, as much as naming a sibling.
+                if t != m.path {
                     edges.entry(m.path.clone()).or_default().insert(t);
                 }
             }
@@ -265,4 +361,34 @@ fn a_planted_cycle_is_found() {
     let cycles = check_crate(&dir);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(cycles, ["a::x -> b -> a::x"]);
+}
+
+/// A module that defines what its children use and calls them back, a
+/// crate root that children call into, and a test module's `super::` (the
+/// file it sits in, not its parent) are told apart.
+#[test]
+fn loops_through_a_root_or_a_parent_are_found() {
+    let dir = std::env::temp_dir().join(format!("imports-parent-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    let write = |f: &str, s: &str| std::fs::write(dir.join(f), s).unwrap();
+    write("lib.rs", "pub mod p;\npub mod q;\n");
+    write("p/mod.rs", "mod c;\npub use c::run;\n");
+    write("p/c.rs", "pub fn run() {}\n#[cfg(test)]\nmod tests {\n    use super::*;\n    const B: char = '{';\n}\n");
+    write("q.rs", "pub fn all() { crate::p::run() }\n");
+    assert_eq!(check_crate(&dir), Vec::<String>::new());
+    write(
+        "p/mod.rs",
+        "mod c;\npub struct Shared;\npub fn go() { c::run() }\n",
+    );
+    write("p/c.rs", "use super::Shared;\npub fn run() {}\n");
+    assert_eq!(check_crate(&dir), ["p -> p::c -> p"]);
+    write("p/mod.rs", "mod c;\n");
+    write(
+        "lib.rs",
+        "pub mod p;\npub mod q;\npub fn all() { q::each() }\n",
+    );
+    write("q.rs", "pub fn each() { crate::all() }\n");
+    let cycles = check_crate(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(cycles, [" -> q -> "]);
 }
