@@ -2,7 +2,8 @@
 # Runs one target under one engine for a while, with the target's seed corpus.
 #   scripts/fuzz.sh ENGINE TARGET SECONDS
 # ENGINE: builtin | libfuzzer | honggfuzz | afl
-# Installs what the engine needs when it is missing (pinned versions), builds,
+# Installs what the engine needs when it is missing (pinned versions), builds the
+# engine's one wrapper (rafuzz_target, told its target by RAFUZZ_TARGET),
 # fuzzes, and exits 1 when a crash was found, printing where it is and the
 # command that replays it (2 when the engine itself could not run). Environment: SANITIZER=none builds libFuzzer
 # targets on stable Rust (default: address, which needs nightly); TIMEOUT (seconds per
@@ -82,9 +83,9 @@ libfuzzer)
     fi
     have cargo-fuzz || cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
     cd fuzz_targets
-    cargo $toolchain fuzz build -O --debug-assertions -s "$sanitizer" "$target"
+    cargo $toolchain fuzz build -O --debug-assertions -s "$sanitizer" rafuzz_target
     status=0
-    cargo $toolchain fuzz run -O --debug-assertions -s "$sanitizer" "$target" "$work/corpus" -- \
+    RAFUZZ_TARGET="$target" cargo $toolchain fuzz run -O --debug-assertions -s "$sanitizer" rafuzz_target "$work/corpus" -- \
         -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb="$rss_limit_mb" \
         -artifact_prefix="$artifacts/" -print_final_stats=1 || status=$?
     if [ $status -ne 0 ]; then
@@ -100,8 +101,8 @@ honggfuzz)
     cd fuzz_targets/hfuzz
     status=0
     # --tmout_sigvtalrm: an input past the timeout is reported as a crash.
-    HFUZZ_RUN_ARGS="--run_time $secs --timeout $timeout --tmout_sigvtalrm --rlimit_rss $rss_limit_mb --exit_upon_crash --exit_code_upon_crash 77 --input $work/corpus --crashdir $artifacts --quiet" \
-        cargo hfuzz run "$target" || status=$?
+    RAFUZZ_TARGET="$target" HFUZZ_RUN_ARGS="--run_time $secs --timeout $timeout --tmout_sigvtalrm --rlimit_rss $rss_limit_mb --exit_upon_crash --exit_code_upon_crash 77 --input $work/corpus --crashdir $artifacts --quiet" \
+        cargo hfuzz run rafuzz_target || status=$?
     crash=$(ls -t "$artifacts"/*.fuzz 2>/dev/null | head -n 1 || true)
     if [ -n "$crash" ] || [ $status -eq 77 ]; then
         report "${crash:-$artifacts}"
@@ -112,12 +113,12 @@ afl)
     have cargo-afl || cargo install --locked cargo-afl --version "$AFL_VERSION"
     cargo afl config --build >/dev/null 2>&1 || cargo afl config --build --force
     cd fuzz_targets/afl
-    cargo afl build --release --bin "$target"
+    cargo afl build --release --bin rafuzz_target
     out=$work/out
     # AFL++ exits 0 even when it found crashes: the crashes folder decides.
-    AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_BENCH_UNTIL_CRASH=1 \
+    RAFUZZ_TARGET="$target" AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_BENCH_UNTIL_CRASH=1 \
         cargo afl fuzz -i "$work/corpus" -o "$out" -V "$secs" -t "$((timeout * 1000))" -m "$rss_limit_mb" \
-        "target/release/$target" >"$work/afl.log" 2>&1 || {
+        target/release/rafuzz_target >"$work/afl.log" 2>&1 || {
         tail -n 20 "$work/afl.log" >&2
         echo "AFL++ failed" >&2
         exit 2

@@ -29,12 +29,12 @@ else
     [ "$sanitizer" = none ] && toolchain=""
     command -v cargo-fuzz >/dev/null 2>&1 ||
         cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
-    tmin_dir=$root/fuzz_targets/fuzz/artifacts/$target
+    tmin_dir=$root/fuzz_targets/fuzz/artifacts/rafuzz_target
     mkdir -p "$tmin_dir"
     stamp=$(mktemp)
     # tmin exits non-zero when the input does not crash; keep going to say so.
-    (cd fuzz_targets && cargo $toolchain fuzz tmin -O --debug-assertions -s "$sanitizer" \
-        -r 2000 "$target" "$crash") >"$stamp.log" 2>&1 || true
+    (cd fuzz_targets && RAFUZZ_TARGET="$target" cargo $toolchain fuzz tmin -O --debug-assertions \
+        -s "$sanitizer" -r 2000 rafuzz_target "$crash") >"$stamp.log" 2>&1 || true
     found=$(find "$tmin_dir" -name 'minimized-from-*' -newer "$stamp" -type f 2>/dev/null | head -n 1)
     rm -f "$stamp"
     if [ -n "$found" ]; then

@@ -21,7 +21,6 @@ pub mod ir;
 pub mod linear_scan;
 pub mod moves;
 pub mod redundant;
-pub mod registry;
 pub mod spill_everywhere;
 
 pub use interface::{AllocError, Allocator};
@@ -33,4 +32,3 @@ pub use ir::index::{
 pub use ir::machine::{MachineEnv, PRegRole};
 pub use ir::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
 pub use ir::output::{Allocation, Move, Output, Stats};
-pub use registry::{allocator_by_name, allocators, variants};

@@ -1,7 +1,7 @@
 //! `cargo bench -p fuzz_targets --bench allocate`: each allocator's cost
 //! per instruction on 300 functions generated from random 4 KiB inputs
 //! (plain timing loop; runs on stable Rust), its mean moves per case and
-//! its loop-weighted cost per case (`fuzz_targets::quality::Quality::of`);
+//! its loop-weighted cost per case (`fuzz_targets::harness::quality::Quality::of`);
 //! then the backtracking and graph-coloring allocators against
 //! `regalloc2_ion` and the linear scan on exactly the cases both take, timed
 //! in the same run, as ratios.
@@ -56,7 +56,7 @@ fn judge(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64) {
     for c in cases {
         if let Ok(out) = a.run(&c.func, &c.machine) {
             moves += out.edits.len();
-            cost += fuzz_targets::quality::Quality::of(c, Some(&out)).cost_tenths;
+            cost += fuzz_targets::harness::quality::Quality::of(c, Some(&out)).cost_tenths;
         }
     }
     let n = cases.len().max(1) as f64;
@@ -111,15 +111,17 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
     );
 }
 
+use fuzz_targets::registry::Settings;
+
 fn main() {
-    #[cfg(feature = "regalloc_rs")]
-    fuzz_targets::regalloc_rs::set_own_checker(false);
-    let by_name = |n: &str| {
-        fuzz_targets::allocators()
-            .into_iter()
-            .find(|a| a.name() == n)
-            .expect("registered")
+    // The allocators alone: the `regalloc` crate's own checker off.
+    let settings = Settings {
+        own_checker: false,
+        ..Settings::default()
     };
+    let all = fuzz_targets::registry::allocators(&settings);
+    let by_name =
+        |n: &str| fuzz_targets::registry::allocator_by_name(n, &settings).expect("registered");
     let (bt, ion, ls, gc) = (
         by_name("backtracking"),
         by_name("regalloc2_ion"),
@@ -128,7 +130,7 @@ fn main() {
     );
     println!("default config (best of 5 rounds):");
     let default = cases(&ssagen::Config::default());
-    for a in fuzz_targets::allocators() {
+    for a in all.iter().copied() {
         bench(a, &default);
     }
     versus(bt, ls, &default);
@@ -146,8 +148,8 @@ fn main() {
     versus(bt, ion, &rare);
     versus(gc, ion, &rare);
     println!("Config::regalloc2() (best of 5 rounds):");
-    let ra2 = cases(&ssagen::Config::regalloc2());
-    for a in fuzz_targets::allocators() {
+    let ra2 = cases(&fuzz_targets::outside::ra2::profile::regalloc2());
+    for a in all.iter().copied() {
         bench(a, &ra2);
     }
     versus(bt, ion, &ra2);
@@ -156,18 +158,19 @@ fn main() {
     versus(gc, ion, &ra2);
     versus(gc, ls, &ra2);
     // What passive splitting pays: the same allocator without it.
-    let nosplit = fuzz_targets::allocator_by_name("coloring_nosplit").expect("a variant");
+    let nosplit = fuzz_targets::registry::allocator_by_name("coloring_nosplit", &settings)
+        .expect("a variant");
     versus(gc, nosplit, &default);
     versus(gc, nosplit, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");
-    let fast = cases(&ssagen::Config::regalloc2_fastalloc());
-    for a in fuzz_targets::allocators() {
+    let fast = cases(&fuzz_targets::outside::ra2::profile::fastalloc());
+    for a in all.iter().copied() {
         bench(a, &fast);
     }
     if cfg!(feature = "regalloc_rs") {
         println!("Config::regalloc_rs_lsra() (best of 5 rounds):");
-        let rs = cases(&ssagen::Config::regalloc_rs_lsra());
-        for a in fuzz_targets::allocators() {
+        let rs = cases(&fuzz_targets::outside::regalloc_rs::profile::lsra());
+        for a in all.iter().copied() {
             bench(a, &rs);
         }
         let (rbt, rls) = (by_name("regalloc_rs_bt"), by_name("regalloc_rs_lsra"));
@@ -178,7 +181,7 @@ fn main() {
         versus(ls, rbt, &rs);
         // What both outside families take: regalloc2's profile less what
         // the crate's linear scan cannot be handed and its known bugs.
-        let mut common = ssagen::Config::regalloc2();
+        let mut common = fuzz_targets::outside::ra2::profile::regalloc2();
         common.constraints.stack = false;
         common.constraints.limit = false;
         common.stack_defs = false;

@@ -20,7 +20,7 @@ fn main() {
     let mut best = vec![f64::INFINITY; cases.len()];
     let mut first = 0.0;
     for (at, n) in names.iter().enumerate() {
-        let a = fuzz_targets::allocator_by_name(n).unwrap();
+        let a = fuzz_targets::registry::allocator_by_name(n, &Default::default()).unwrap();
         let mut k = [0f64; 4];
         let mut c = [0u64; 4];
         for (case, best) in cases.iter().zip(&mut best) {

@@ -11,8 +11,8 @@
 //!
 //! `cargo run --release -p fuzz_targets --example fault_rates -- [COUNT] [SIZE]`
 
-use fuzz_targets::context::Context;
-use fuzz_targets::profile::Narrowing;
+use fuzz_targets::harness::context::Context;
+use fuzz_targets::harness::narrowing::Narrowing;
 
 const FAILURE_MODES: [&str; 6] = [
     "fault_hang",
@@ -44,12 +44,11 @@ fn main() {
             no_suppress,
             ..Narrowing::default()
         };
-        narrowing.apply_suppression();
         let t = target.narrowed(&narrowing);
-        let ctx = Context::default();
+        let ctx = Context::with_settings(narrowing.settings());
         let hits = (0..count)
             .filter(|&seed| {
-                let bytes = fuzz_targets::inputs::seeded_bytes(seed, size);
+                let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, size);
                 t.failure(&bytes, &ctx).is_some()
             })
             .count();
@@ -64,7 +63,7 @@ fn main() {
         )
     };
     let (mut sum_single, mut sum_swarm, mut n) = (0.0, 0.0, 0.0);
-    for f in fuzz_targets::faults::FAULTY.iter() {
+    for f in fuzz_targets::testing::faults::FAULTY.iter() {
         let name = f.target_name();
         if FAILURE_MODES.contains(&name) {
             continue;

@@ -1,13 +1,17 @@
 //! Fuzzing your own allocator through the `Allocator` trait, from outside
-//! this repository's registry: implement the trait, make its checker target,
-//! run the built-in engine, and reduce what it finds.
+//! this repository: implement the trait, describe it with one registry
+//! entry, make its checker target, run the built-in engine, and reduce what
+//! it finds. Inside the repository the same entry goes into
+//! `fuzz_targets/src/registry/mod.rs`, and every target, table and test
+//! picks it up.
 //!
 //!     cargo run --release -p fuzz_targets --example own_allocator -- 30
 //!
 //! (the argument is the campaign's length in seconds).
 
 use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
-use fuzz_targets::reduce::{reduce_input, Input, Options};
+use fuzz_targets::registry::{Build, Entry, Family};
+use fuzz_targets::tools::reduce::{reduce_input, Input, Options};
 use std::time::Duration;
 
 /// Your allocator. `run` gets a valid function and machine and returns one
@@ -28,7 +32,15 @@ impl Allocator for MyAllocator {
     }
 }
 
-static MINE: MyAllocator = MyAllocator;
+/// What the harness needs to know of it: the cases it takes (the default
+/// generator's) and how it is had.
+static MINE: Entry = Entry {
+    name: "my_allocator",
+    family: Family::Ours,
+    build: Build::Fixed(&MyAllocator),
+    profile: None,
+    design_points: false,
+};
 
 fn main() {
     let secs: f64 = std::env::args()

@@ -2,14 +2,14 @@
 //! cases (4 KiB inputs as `rafuzz gen --seed 0..COUNT` makes them), per
 //! allocator, the share it allocates, the share it gives up on
 //! (`TooManyLiveRegs`) and how often each of its exclusions
-//! (`fuzz_targets::ra2::exclusions`) is hit. Each allocator gets its own
+//! (`fuzz_targets::outside::ra2::exclusions`) is hit. Each allocator gets its own
 //! profile (`Config::regalloc2()`, `Config::regalloc2_fastalloc()`), or the
 //! default config when the second argument is `default`. The figures in
 //! docs/regalloc2.md come from
 //! `cargo run --release -p fuzz_targets --example regalloc2_support -- 2000`.
 
 use allocator::{AllocError, Allocator};
-use fuzz_targets::ra2::{self, exclusions::Exclusion};
+use fuzz_targets::outside::ra2::{self, exclusions::Exclusion};
 
 fn main() {
     let count: u64 = std::env::args()
@@ -19,8 +19,11 @@ fn main() {
     let default = std::env::args().nth(2).as_deref() == Some("default");
     println!("{count} generated cases");
     for (a, profile) in [
-        (&ra2::ION, ssagen::Config::regalloc2()),
-        (&ra2::FASTALLOC, ssagen::Config::regalloc2_fastalloc()),
+        (&ra2::ION, fuzz_targets::outside::ra2::profile::regalloc2()),
+        (
+            &ra2::FASTALLOC,
+            fuzz_targets::outside::ra2::profile::fastalloc(),
+        ),
     ] {
         let config = if default {
             ssagen::Config::default()
@@ -30,7 +33,7 @@ fn main() {
         let mut hits = [0u64; Exclusion::ALL.len()];
         let (mut taken, mut gave_up) = (0u64, 0u64);
         for seed in 0..count {
-            let bytes = fuzz_targets::inputs::seeded_bytes(seed, 4096);
+            let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 4096);
             let case = ssagen::generate_from_bytes(&bytes, &config);
             for (k, x) in Exclusion::ALL.iter().enumerate() {
                 hits[k] += (x.applies_to(a.algorithm()) && x.hit(&case.func, &case.machine)) as u64;

@@ -175,7 +175,7 @@ fn check_reports_located_errors_and_refuses_cases_without_allocation() {
 #[test]
 fn every_allocator_has_a_checker_target_and_joins_differential() {
     let (_, out) = rafuzz(&["list"]);
-    for a in allocator::allocators() {
+    for a in fuzz_targets::registry::allocators(&Default::default()) {
         assert!(out.contains(&format!("  {}_checker ", a.name())), "{out}");
     }
     assert!(out.contains("  differential "), "{out}");

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 #[test]
 fn every_target_replays_its_seed_corpus() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus");
-    for t in fuzz_targets::targets() {
-        let files = fuzz_targets::inputs::expand_inputs(&[root.join(t.name)]);
+    for t in fuzz_targets::targets::targets() {
+        let files = fuzz_targets::harness::inputs::expand_inputs(&[root.join(t.name)]);
         assert!(
             files.len() >= 20,
             "{}: corpus/{} has {} files",
@@ -25,10 +25,10 @@ fn every_target_replays_its_seed_corpus() {
 
 #[test]
 fn run_one_reports_failures_and_panics() {
-    use fuzz_targets::context::Context;
-    use fuzz_targets::failure::{Failure, Oracle, Signature};
+    use fuzz_targets::harness::context::Context;
+    use fuzz_targets::harness::failure::{Failure, Oracle, Signature};
     use fuzz_targets::targets::Input;
-    let t = fuzz_targets::Target {
+    let t = fuzz_targets::targets::Target {
         name: "boom",
         description: "fails on a leading 0x42, panics on a leading 0x43",
         decode: fuzz_targets::targets::Decode::Bytes,

@@ -4,7 +4,7 @@
 use fuzz_targets::engine::{fuzz, Options};
 use std::time::Duration;
 
-fn options(targets: Vec<fuzz_targets::Target>, dir: &std::path::Path) -> Options {
+fn options(targets: Vec<fuzz_targets::targets::Target>, dir: &std::path::Path) -> Options {
     Options {
         targets,
         time: Some(Duration::from_secs(60)),
@@ -27,7 +27,7 @@ fn options(targets: Vec<fuzz_targets::Target>, dir: &std::path::Path) -> Options
 fn finds_saves_and_reports_a_planted_crash() {
     let dir = std::env::temp_dir().join(format!("rafuzz-engine-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let planted = fuzz_targets::target_by_name("planted").unwrap();
+    let planted = fuzz_targets::targets::target_by_name("planted").unwrap();
     let report = fuzz(&options(vec![planted.clone()], &dir), &mut std::io::sink());
     // The campaign stops at its first finding; the other job may finish
     // the input it holds, and find the crash too.
@@ -69,20 +69,22 @@ fn finds_saves_and_reports_a_planted_crash() {
 #[test]
 fn a_clean_campaign_runs_every_target_and_finds_nothing() {
     let dir = std::env::temp_dir().join(format!("rafuzz-engine-clean-{}", std::process::id()));
-    let mut opts = options(fuzz_targets::targets(), &dir);
+    let mut opts = options(fuzz_targets::targets::targets(), &dir);
     opts.time = None;
     opts.runs = Some(400);
     opts.corpus = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus");
     let report = fuzz(&opts, &mut std::io::sink());
     assert!(report.findings.is_empty(), "{:?}", report.findings);
-    assert_eq!(report.rows.len(), fuzz_targets::targets().len());
+    assert_eq!(report.rows.len(), fuzz_targets::targets::targets().len());
     for (name, execs, corpus, features, found) in &report.rows {
         assert!(*execs > 0, "{name} never ran");
         assert!(*corpus >= 20, "{name}: the seed corpus was not loaded");
         assert!(*features > 0, "{name} reported no features");
         assert_eq!(*found, 0);
     }
-    assert!(!fuzz_targets::targets().iter().any(|t| t.name == "planted"));
+    assert!(!fuzz_targets::targets::targets()
+        .iter()
+        .any(|t| t.name == "planted"));
 }
 
 #[test]

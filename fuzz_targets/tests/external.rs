@@ -1,10 +1,10 @@
-//! Outside programs as allocators (`fuzz_targets::external`): the example
+//! Outside programs as allocators (`fuzz_targets::outside::external`): the example
 //! program `rafuzz serve` answers exactly what the allocator behind it
 //! computes in process; crashes, timeouts and nonsense replies are
 //! allocator failures, and the program is restarted after them.
 
 use allocator::{AllocError, Allocator};
-use fuzz_targets::external::External;
+use fuzz_targets::outside::external::External;
 use std::time::{Duration, Instant};
 
 fn serve(allocator: &str) -> String {
@@ -18,7 +18,7 @@ fn cases(n: u64, size: usize) -> Vec<allocator::Case> {
     (0..n)
         .map(|s| {
             ssagen::generate_from_bytes(
-                &fuzz_targets::inputs::seeded_bytes(s, size),
+                &fuzz_targets::harness::inputs::seeded_bytes(s, size),
                 &ssagen::Config::default(),
             )
         })

@@ -11,8 +11,8 @@ fn every_allocator_refuses_each_impossible_case_with_an_error() {
     let mut n = 0;
     for path in allocator::fixtures::ra_files("tests/cases/impossible") {
         let case = allocator::fixtures::read_case(&path);
-        for a in fuzz_targets::allocators() {
-            let r = fuzz_targets::panics::catch(|| a.run(&case.func, &case.machine));
+        for a in fuzz_targets::registry::allocators(&Default::default()) {
+            let r = fuzz_targets::harness::panics::catch(|| a.run(&case.func, &case.machine));
             match r {
                 Ok(Err(AllocError::Impossible(m))) => {
                     assert!(m.contains("inst1"), "{}: {}: {m}", path.display(), a.name())

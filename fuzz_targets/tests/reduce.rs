@@ -1,5 +1,5 @@
 //! The reducer, measured on planted bugs: every fault of
-//! `fuzz_targets::faults` is found by the built-in engine, and its finding
+//! `fuzz_targets::testing::faults` is found by the built-in engine, and its finding
 //! reduces to a valid case of at most 10 instructions that fails the same
 //! way; a generated case of about 300 instructions reduces within 10
 //! seconds; reduction never drifts to another failure; and the result does
@@ -7,10 +7,10 @@
 
 use allocator::Case;
 use fuzz_targets::engine::{fuzz, Options as FuzzOptions};
-use fuzz_targets::failure::{Failure, Oracle, Signature};
-use fuzz_targets::reduce::{is_candidate, reduce_case, reduce_input, Input, Options};
+use fuzz_targets::harness::failure::{Failure, Oracle, Signature};
 use fuzz_targets::targets::Decode;
-use fuzz_targets::Target;
+use fuzz_targets::targets::Target;
+use fuzz_targets::tools::reduce::{is_candidate, reduce_case, reduce_input, Input, Options};
 use std::time::Duration;
 
 const FAULTS: [&str; 15] = [
@@ -31,7 +31,7 @@ const FAULTS: [&str; 15] = [
     "fault_stack_in_reg",
 ];
 
-fn reduced_case(o: &fuzz_targets::reduce::Outcome) -> &Case {
+fn reduced_case(o: &fuzz_targets::tools::reduce::Outcome) -> &Case {
     match &o.reduced {
         Input::Case(c) => c,
         Input::Bytes(_) => panic!("reduced as bytes, expected a case"),
@@ -73,7 +73,7 @@ fn assert_small_same_failure(t: &Target, c: &Case, sig: &Signature) {
 fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
     let dir = std::env::temp_dir().join(format!("rafuzz-reduce-{}", std::process::id()));
     for name in FAULTS {
-        let t = fuzz_targets::target_by_name(name).unwrap();
+        let t = fuzz_targets::targets::target_by_name(name).unwrap();
         let opts = FuzzOptions {
             targets: vec![t.clone()],
             time: Some(Duration::from_secs(120)),
@@ -116,10 +116,10 @@ fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
 #[test]
 fn a_300_instruction_case_reduces_within_10_seconds() {
     for name in FAULTS {
-        let t = fuzz_targets::target_by_name(name).unwrap();
+        let t = fuzz_targets::targets::target_by_name(name).unwrap();
         let case = (0..200)
             .map(|seed| {
-                let bytes = fuzz_targets::inputs::seeded_bytes(seed, 4096);
+                let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 4096);
                 ssagen::generate_from_bytes(&bytes, &ssagen::Config::default())
             })
             .find(|c| {
@@ -161,7 +161,7 @@ fn two_failures() -> Target {
     Target {
         name: "two_failures",
         description: "test only",
-        decode: Decode::Generate(ssagen::Config::default()),
+        decode: Decode::Generate(&fuzz_targets::registry::DEFAULT, Default::default()),
         body: fuzz_targets::targets::case_body(false, move |c, _| check(c)),
         stats: None,
         narrowing: Default::default(),
@@ -171,7 +171,7 @@ fn two_failures() -> Target {
 #[test]
 fn reduction_keeps_the_failure_signature() {
     let t = two_failures();
-    let bytes = fuzz_targets::inputs::seeded_bytes(3, 4096);
+    let bytes = fuzz_targets::harness::inputs::seeded_bytes(3, 4096);
     let o = reduce_input(&t, &Input::Bytes(bytes), &Options::default()).unwrap();
     assert_eq!(o.signature.detail, "big");
     assert_eq!(reduced_case(&o).func.num_insts(), 5);
@@ -179,10 +179,10 @@ fn reduction_keeps_the_failure_signature() {
 
 #[test]
 fn the_result_does_not_depend_on_the_number_of_threads() {
-    let t = fuzz_targets::target_by_name("fault_drop_edge_move").unwrap();
+    let t = fuzz_targets::targets::target_by_name("fault_drop_edge_move").unwrap();
     let case = (0..200)
         .map(|seed| {
-            let bytes = fuzz_targets::inputs::seeded_bytes(seed, 2048);
+            let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 2048);
             ssagen::generate_from_bytes(&bytes, &ssagen::Config::default())
         })
         .find(|c| t.case_failure(c, &Default::default()).unwrap().is_some())
@@ -200,7 +200,7 @@ fn the_result_does_not_depend_on_the_number_of_threads() {
 
 #[test]
 fn inputs_without_a_case_reduce_as_bytes() {
-    let t = fuzz_targets::target_by_name("planted").unwrap();
+    let t = fuzz_targets::targets::target_by_name("planted").unwrap();
     let mut input = fuzz_targets::targets::PLANTED_MAGIC.to_vec();
     input.extend_from_slice(&[7; 300]);
     let o = reduce_input(&t, &Input::Bytes(input), &Options::default()).unwrap();
@@ -213,10 +213,10 @@ fn inputs_without_a_case_reduce_as_bytes() {
 
 #[test]
 fn a_passing_input_is_an_error_not_a_reduction() {
-    let t = fuzz_targets::target_by_name("linear_scan_checker").unwrap();
+    let t = fuzz_targets::targets::target_by_name("linear_scan_checker").unwrap();
     let e = reduce_input(&t, &Input::Bytes(vec![1, 2, 3]), &Options::default()).unwrap_err();
     assert!(e.contains("does not fail"), "{e}");
-    let moves = fuzz_targets::target_by_name("moves").unwrap();
+    let moves = fuzz_targets::targets::target_by_name("moves").unwrap();
     let e = reduce_input(&moves, &Input::Case(Box::default()), &Options::default()).unwrap_err();
     assert!(e.contains("does not run on cases"), "{e}");
 }
@@ -227,7 +227,7 @@ fn any_predicate_reduces_a_case() {
     let case = (0..100)
         .map(|s| {
             ssagen::generate_from_bytes(
-                &fuzz_targets::inputs::seeded_bytes(s, 4096),
+                &fuzz_targets::harness::inputs::seeded_bytes(s, 4096),
                 &ssagen::Config::default(),
             )
         })

@@ -6,10 +6,10 @@
 #![cfg(feature = "regalloc2")]
 
 use allocator::{AllocError, Allocator, Case};
-use fuzz_targets::context::Context;
-use fuzz_targets::judge::{judge, Oracles};
-use fuzz_targets::ra2::exclusions::{self, Exclusion, Kind};
-use fuzz_targets::ra2::{self, cross_check};
+use fuzz_targets::harness::context::Context;
+use fuzz_targets::harness::judge::{judge, Oracles};
+use fuzz_targets::outside::ra2::exclusions::{self, Exclusion, Kind};
+use fuzz_targets::outside::ra2::{self, cross_check};
 use std::path::PathBuf;
 
 fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
@@ -25,7 +25,7 @@ fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
 /// Whether regalloc2 really fails on `case`: an error, a panic, or an
 /// allocation the oracles reject.
 fn fails(a: &ra2::Regalloc2, case: &Case) -> bool {
-    match fuzz_targets::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
+    match fuzz_targets::harness::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
         Ok(Ok(out)) => judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err(),
         Ok(Err(_)) | Err(_) => true,
     }
@@ -120,17 +120,20 @@ fn known_bugs_are_findings_without_suppression() {
 #[test]
 fn the_profiles_generate_exactly_what_regalloc2_takes() {
     for (a, config) in [
-        (&ra2::ION, ssagen::Config::regalloc2()),
-        (&ra2::FASTALLOC, ssagen::Config::regalloc2_fastalloc()),
+        (&ra2::ION, fuzz_targets::outside::ra2::profile::regalloc2()),
+        (
+            &ra2::FASTALLOC,
+            fuzz_targets::outside::ra2::profile::fastalloc(),
+        ),
     ] {
         let mut bugs_seen = Vec::new();
         for seed in 0..300 {
-            let bytes = fuzz_targets::inputs::seeded_bytes(seed, 3000);
+            let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 3000);
             let case = ssagen::generate_from_bytes(&bytes, &config);
             if let Some(x) = exclusions::check(a.algorithm(), &case.func, &case.machine) {
                 panic!("{}: seed {seed} hits {}", a.name(), x.name());
             }
-            let wide = config.clone().with_known_regalloc2_bugs();
+            let wide = fuzz_targets::outside::ra2::profile::with_known_bugs(config.clone());
             let case = ssagen::generate_from_bytes(&bytes, &wide);
             for x in Exclusion::ALL
                 .into_iter()
@@ -217,7 +220,7 @@ fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
         Err(AllocError::Unsupported(m)) => assert!(m.contains("too-many-live-regs"), "{m}"),
         other => panic!("{}: ion gave {other:?}", path.display()),
     }
-    let all = fuzz_targets::allocators();
+    let all = fuzz_targets::registry::allocators(&Default::default());
     let ours = all.iter().find(|a| a.name() == "linear_scan").unwrap();
     let out = ours.run(&case.func, &case.machine).unwrap();
     judge(ours.name(), &case, &out, Oracles::Both, &Context::default()).unwrap();
@@ -247,8 +250,8 @@ fn regalloc2_allocates_the_hand_written_cases_it_supports() {
         "tests/regressions",
     ] {
         for (path, case) in cases(sub) {
-            for a in ra2::allocators() {
-                match fuzz_targets::judge::allocate_and_judge(
+            for a in [&ra2::ION as &dyn allocator::Allocator, &ra2::FASTALLOC] {
+                match fuzz_targets::harness::judge::allocate_and_judge(
                     a,
                     &case,
                     Oracles::Both,
@@ -283,8 +286,8 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
     // ones (regalloc2's profile, so that every allocator takes part).
     let mut generated: Vec<Case> = (0..150)
         .map(|s| {
-            let bytes = fuzz_targets::inputs::seeded_bytes(s, 2048);
-            ssagen::generate_from_bytes(&bytes, &ssagen::Config::regalloc2())
+            let bytes = fuzz_targets::harness::inputs::seeded_bytes(s, 2048);
+            ssagen::generate_from_bytes(&bytes, &fuzz_targets::outside::ra2::profile::regalloc2())
         })
         .collect();
     for sub in [
@@ -295,7 +298,7 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
         generated.extend(cases(sub).into_iter().map(|(_, c)| c));
     }
     for case in &generated {
-        for a in fuzz_targets::allocators() {
+        for a in fuzz_targets::registry::allocators(&Default::default()) {
             if let Ok(out) = a.run(&case.func, &case.machine) {
                 cross_check::cross_check(a.name(), case, &out, &Default::default())
                     .unwrap_or_else(|f| panic!("{f}\n{}", allocator::ir::text::print(case)));

@@ -6,11 +6,11 @@
 #![cfg(feature = "regalloc_rs")]
 
 use allocator::{AllocError, Allocator, Case, Output};
-use fuzz_targets::context::Context;
-use fuzz_targets::judge::{judge, Oracles};
-use fuzz_targets::refusals::Kind;
-use fuzz_targets::regalloc_rs::exclusions::{self, Exclusion};
-use fuzz_targets::regalloc_rs::{RegallocRs, BT, LSRA};
+use fuzz_targets::harness::context::Context;
+use fuzz_targets::harness::judge::{judge, Oracles};
+use fuzz_targets::harness::refusals::Kind;
+use fuzz_targets::outside::regalloc_rs::exclusions::{self, Exclusion};
+use fuzz_targets::outside::regalloc_rs::{RegallocRs, BT, LSRA};
 
 fn example(x: Exclusion) -> Case {
     let dir = "tests/regressions/regalloc_rs";
@@ -47,7 +47,7 @@ fn shown(r: &Result<Output, AllocError>) -> String {
 /// an error, a panic, or an allocation our oracles reject.
 fn fails(a: &RegallocRs, case: &Case) -> bool {
     let run = || a.run_unchecked(&case.func, &case.machine, true, false);
-    match fuzz_targets::panics::catch(run) {
+    match fuzz_targets::harness::panics::catch(run) {
         Ok(Ok(out)) => judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err(),
         Ok(Err(_)) | Err(_) => true,
     }
@@ -218,19 +218,22 @@ fn both_oracles_accept_the_crates_output_on_hand_written_cases() {
 #[test]
 fn the_profiles_generate_what_the_crate_takes() {
     for (a, config) in [
-        (&BT, ssagen::Config::regalloc_rs()),
-        (&LSRA, ssagen::Config::regalloc_rs_lsra()),
+        (
+            &BT,
+            fuzz_targets::outside::regalloc_rs::profile::regalloc_rs(),
+        ),
+        (&LSRA, fuzz_targets::outside::regalloc_rs::profile::lsra()),
     ] {
         let mut bugs_seen = Vec::new();
         let mut refused = 0;
         for seed in 0..200 {
-            let bytes = fuzz_targets::inputs::seeded_bytes(seed, 3000);
+            let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 3000);
             let case = ssagen::generate_from_bytes(&bytes, &config);
             if let Some(x) = exclusions::check(&case.func, &case.machine, a.is_lsra()) {
                 panic!("{}: seed {seed} hits {}", a.name(), x.name());
             }
             refused += matches!(run(a, &case, true), Err(AllocError::Unsupported(_))) as usize;
-            let wide = config.clone().with_known_regalloc_rs_bugs();
+            let wide = fuzz_targets::outside::regalloc_rs::profile::with_known_bugs(config.clone());
             let case = ssagen::generate_from_bytes(&bytes, &wide);
             if let Some(x) = exclusions::check(&case.func, &case.machine, a.is_lsra()) {
                 assert_eq!(

@@ -1,6 +1,7 @@
-//! Every registered target (and the test-only `planted`) has a thin wrapper
-//! for each engine: a [[bin]] in the engine's Cargo.toml and a source file
-//! that is exactly one call to `run_wrapped` with the target's name.
+//! One thin wrapper per engine runs every target: a source file that calls
+//! `run_wrapped` (which picks the target from `RAFUZZ_TARGET` or the
+//! binary's own name), and the scripts that run an engine or build for
+//! OSS-Fuzz name the target that way, so no target needs a file of its own.
 
 use std::path::PathBuf;
 
@@ -8,45 +9,51 @@ fn dir(sub: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(sub)
 }
 
+fn read(path: PathBuf) -> String {
+    std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("no {}", path.display()))
+}
+
 #[test]
-fn every_target_has_a_wrapper_for_every_engine() {
-    let mut names: Vec<&str> = fuzz_targets::targets().iter().map(|t| t.name).collect();
-    names.push("planted");
+fn every_engine_has_one_wrapper_for_every_target() {
     for (engine, src) in [
         ("fuzz", "fuzz_targets"),
         ("hfuzz", "src/bin"),
         ("afl", "src/bin"),
     ] {
-        let manifest = std::fs::read_to_string(dir(engine).join("Cargo.toml")).unwrap();
-        let mut bins = 0;
-        for name in &names {
-            let file = dir(engine).join(src).join(format!("{name}.rs"));
-            let body = std::fs::read_to_string(&file)
-                .unwrap_or_else(|_| panic!("{engine}: no wrapper {}", file.display()));
-            assert!(
-                body.contains(&format!("fuzz_targets::run_wrapped(\"{name}\", data)")),
-                "{}",
-                file.display()
-            );
-            if engine == "fuzz" {
-                assert!(
-                    manifest.contains(&format!("name = \"{name}\"")),
-                    "{engine}/Cargo.toml has no [[bin]] {name}"
-                );
-            }
-            bins += 1;
+        let files: Vec<_> = std::fs::read_dir(dir(engine).join(src))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(files, ["rafuzz_target.rs"], "{engine}: one wrapper");
+        let body = read(dir(engine).join(src).join("rafuzz_target.rs"));
+        for call in [
+            "fuzz_targets::targets::wrapped::run_wrapped(data)",
+            "fuzz_targets::targets::wrapped::list_if_asked()",
+        ] {
+            assert!(body.contains(call), "{engine}: the wrapper lacks {call}");
         }
-        // No wrapper for a target that no longer exists.
-        let files = std::fs::read_dir(dir(engine).join(src)).unwrap().count();
-        assert_eq!(files, bins, "{engine}: stale wrappers");
     }
+    let manifest = read(dir("fuzz/Cargo.toml"));
+    assert_eq!(manifest.matches("[[bin]]").count(), 1);
+    assert!(manifest.contains("name = \"rafuzz_target\""));
+    // Each engine is told its target by name.
+    let fuzz_sh = read(dir("../scripts/fuzz.sh"));
+    assert_eq!(
+        fuzz_sh.matches("RAFUZZ_TARGET=\"$target\"").count(),
+        3,
+        "{fuzz_sh}"
+    );
+    let build = read(dir("../scripts/oss-fuzz/build.sh"));
+    assert!(build.contains("cp \"$bin_dir/rafuzz_target\" \"$OUT/$target\""));
+    assert!(build.contains("RAFUZZ_LIST_TARGETS=1"));
 }
 
 #[test]
 fn run_wrapped_runs_the_named_target() {
-    fuzz_targets::run_wrapped("ssagen", b"some bytes");
+    std::env::set_var("RAFUZZ_TARGET", "ssagen");
+    fuzz_targets::targets::wrapped::run_wrapped(b"some bytes");
     let r = std::panic::catch_unwind(|| {
-        fuzz_targets::run_wrapped("ssagen", fuzz_targets::targets::PLANTED_MAGIC)
+        fuzz_targets::targets::wrapped::run_wrapped(fuzz_targets::targets::PLANTED_MAGIC)
     });
     assert!(r.is_ok(), "the target is looked up once, by the first name");
 }

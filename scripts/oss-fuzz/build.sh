@@ -1,16 +1,14 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build: every target's libFuzzer binary to $OUT,
+# OSS-Fuzz / ClusterFuzzLite build: the libFuzzer wrapper to $OUT once per target,
 # with its seed corpus zipped beside it and an .options file. OSS-Fuzz runs
 # this under `bash -eux`; the base image provides nightly Rust, cargo-fuzz and
 # the sanitizer flags. The test-only `planted` target is left out.
 cd "$SRC/rafuzz/fuzz_targets"
-cargo fuzz build -O --debug-assertions
+cargo fuzz build -O --debug-assertions rafuzz_target
 bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
-for target in $(cargo fuzz list); do
-    if [ "$target" = planted ]; then
-        continue
-    fi
-    cp "$bin_dir/$target" "$OUT/"
+# One wrapper runs every target, chosen by its file name: a copy per target.
+for target in $(RAFUZZ_LIST_TARGETS=1 "$bin_dir/rafuzz_target"); do
+    cp "$bin_dir/rafuzz_target" "$OUT/$target"
     if [ -d "../corpus/$target" ]; then
         (cd "../corpus/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
     fi

@@ -1,5 +1,7 @@
-//! What the generator may produce. The default turns everything on; targets
-//! narrow it (a target that studies the CFG alone has no use for operands).
+//! What the generator may produce. The default turns everything on; its
+//! consumers narrow it (a target that studies the CFG alone has no use for
+//! operands, an outside allocator's profile leaves out what it does not
+//! take), each beside its own code: the generator knows none of them.
 
 /// Generator settings. Sizes are caps: the actual size is drawn from the
 /// input and grows with its length.
@@ -190,91 +192,6 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Everything regalloc2's ion takes and gets right (docs/regalloc2.md
-    /// names each combination left out, limitation or known bug): branch
-    /// operands only where no successor is a join, a vreg used twice in one
-    /// instruction only without `stack`, `limit` or a `fixed` use ion holds
-    /// to the late point among the uses, reuse as regalloc2 understands it,
-    /// no `fixed` operand naming a register in no list. The regalloc2
-    /// targets use it, and `differential` for half its inputs.
-    pub fn regalloc2() -> Config {
-        let base = Config::default();
-        Config {
-            branch_operands_into_joins: false,
-            repeated_uses: RepeatedUses {
-                allowed: true,
-                stack: false,
-                limit: false,
-                late_fixed: false,
-            },
-            reuse_holds_uses: true,
-            machine: MachineProfile {
-                fixed_unlisted: false,
-                ..base.machine
-            },
-            ..base
-        }
-    }
-
-    /// What regalloc2's fastalloc takes and gets right: as
-    /// [`Config::regalloc2`] but no `limit`, no defs on branches, no
-    /// `stack` defs, and any repeated uses.
-    pub fn regalloc2_fastalloc() -> Config {
-        let mut c = Config::regalloc2();
-        c.constraints.limit = false;
-        c.branch_defs = false;
-        c.stack_defs = false;
-        c.repeated_uses.stack = true;
-        c
-    }
-
-    /// Everything the `regalloc` crate's backtracking allocator can be
-    /// handed and gets right (docs/regalloc-rs.md): no `stack` and no
-    /// `limit` operands, which its interface has no form for, every operand
-    /// in a register, as the crate gives them, and no defs on branches (a
-    /// known bug).
-    pub fn regalloc_rs() -> Config {
-        let mut c = Config::default();
-        c.constraints.stack = false;
-        c.constraints.limit = false;
-        c.stack_defs = false;
-        c.operands_in_registers = true;
-        c.branch_defs = false;
-        c
-    }
-
-    /// This config plus the combinations the `regalloc` crate is known to
-    /// get wrong (docs/regalloc-rs.md, "Known bugs") that its profiles
-    /// leave out: for `--no-suppress`.
-    pub fn with_known_regalloc_rs_bugs(mut self) -> Config {
-        self.branch_defs = true;
-        self.in_place_with_writes = true;
-        self
-    }
-
-    /// What the crate's linear scan takes and gets right: as
-    /// [`Config::regalloc_rs`], with a scratch register in every class, no
-    /// branch operands into a join, and no late use, early def or `reuse`
-    /// def in an instruction with clobbers or `fixed` defs (a known bug).
-    pub fn regalloc_rs_lsra() -> Config {
-        let mut c = Config::regalloc_rs();
-        c.machine.scratch_always = true;
-        c.branch_operands_into_joins = false;
-        c.in_place_with_writes = false;
-        c
-    }
-
-    /// This config plus the combinations regalloc2 is known to get wrong
-    /// (docs/regalloc2.md, "Known bugs"), where the config's own switches
-    /// allow their parts: for `--no-suppress`, to check a fix. Only
-    /// switches the regalloc2 profiles turn off for a known bug change.
-    pub fn with_known_regalloc2_bugs(mut self) -> Config {
-        self.repeated_uses.limit = true;
-        self.repeated_uses.late_fixed = true;
-        self.stack_defs = true;
-        self
-    }
-
     /// CFG only: terminators, no values beyond what block parameters need.
     pub fn cfg_only() -> Config {
         Config {

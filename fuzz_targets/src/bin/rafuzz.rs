@@ -3,8 +3,8 @@
 
 use clap::{Parser, Subcommand};
 use fuzz_targets::engine::process::{Launcher, Limits, DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT_SECS};
-use fuzz_targets::slow::SlowRule;
-use fuzz_targets::watchdog::Watchdog;
+use fuzz_targets::engine::watchdog::Watchdog;
+use fuzz_targets::harness::slow::SlowRule;
 use std::io::Write as _;
 use std::path::PathBuf;
 
@@ -329,7 +329,7 @@ enum OracleArg {
 /// Counts heap use while `rafuzz scaling` measures (one relaxed load per
 /// allocation otherwise).
 #[global_allocator]
-static HEAP: fuzz_targets::heap::Counting = fuzz_targets::heap::Counting;
+static HEAP: fuzz_targets::harness::heap::Counting = fuzz_targets::harness::heap::Counting;
 
 /// `--timeout` and `--rss-limit-mb`: past them an input is a `timeout` or
 /// an `oom` finding (in `fuzz`, in the reducer's workers, in `run`).
@@ -377,17 +377,18 @@ struct Narrow {
 }
 
 impl Narrow {
-    /// The narrowing, or exit 2 with what is wrong; sets this process's
-    /// suppression of known bugs.
-    fn parse(&self) -> fuzz_targets::profile::Narrowing {
-        let mut n = fuzz_targets::profile::Narrowing::parse(self.profile.as_deref(), &self.without)
-            .unwrap_or_else(|e| {
-                eprintln!("{e}");
-                std::process::exit(2);
-            });
+    /// The narrowing, or exit 2 with what is wrong.
+    fn parse(&self) -> fuzz_targets::harness::narrowing::Narrowing {
+        let mut n = fuzz_targets::harness::narrowing::Narrowing::parse(
+            self.profile.as_deref(),
+            &self.without,
+        )
+        .unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2);
+        });
         n.no_suppress = self.no_suppress;
         n.swarm = self.swarm;
-        n.apply_suppression();
         n
     }
 }
@@ -410,7 +411,7 @@ fn main() {
         Command::Validate { files } => fuzz_targets::cli::validate(&files, &mut out),
         Command::List { faults: false } => fuzz_targets::cli::list(&mut out),
         Command::List { faults: true } => {
-            for f in fuzz_targets::faults::FAULTY.iter() {
+            for f in fuzz_targets::testing::faults::FAULTY.iter() {
                 let _ = writeln!(out, "{}", f.target_name());
             }
             0
@@ -421,12 +422,11 @@ fn main() {
             repeat,
             no_suppress,
         } => {
-            let n = fuzz_targets::profile::Narrowing {
+            let n = fuzz_targets::harness::narrowing::Narrowing {
                 no_suppress,
                 ..Default::default()
             };
-            n.apply_suppression();
-            fuzz_targets::cli::alloc(&allocator, &files, repeat, &mut out)
+            fuzz_targets::cli::alloc(&allocator, &files, repeat, &n.settings(), &mut out)
         }
         Command::Check { files, repeat } => fuzz_targets::cli::check(&files, repeat, &mut out),
         Command::Fuzz {
@@ -458,12 +458,12 @@ fn main() {
                 std::process::exit(2);
             }
             register_outside_program(allocator.as_deref(), cmd_timeout);
-            let chosen: Vec<fuzz_targets::Target> = if all {
-                fuzz_targets::targets()
+            let chosen: Vec<fuzz_targets::targets::Target> = if all {
+                fuzz_targets::targets::targets()
             } else {
                 let mut v = Vec::new();
                 for name in &targets {
-                    match fuzz_targets::target_by_name(name) {
+                    match fuzz_targets::targets::target_by_name(name) {
                         Some(t) => v.push(t),
                         None => {
                             eprintln!("no target named `{name}` (see `rafuzz list`)");
@@ -542,8 +542,8 @@ fn main() {
             limits,
             narrow,
         } => {
-            use fuzz_targets::judge::Oracles;
-            use fuzz_targets::reduce::predicate::ReduceBy;
+            use fuzz_targets::harness::judge::Oracles;
+            use fuzz_targets::tools::reduce::predicate::ReduceBy;
             let narrowing = narrow.parse();
             let limits = limits.limits();
             let isolation = match &target {
@@ -570,7 +570,7 @@ fn main() {
                 (_, _, Some(p), _) => ReduceBy::Predicate(p),
                 _ => unreachable!("clap requires one of them"),
             };
-            let mut opts = fuzz_targets::reduce::Options {
+            let mut opts = fuzz_targets::tools::reduce::Options {
                 time_limit: time.map(std::time::Duration::from_secs_f64),
                 ..Default::default()
             };
@@ -608,13 +608,17 @@ fn main() {
             repeat,
             plot,
         } => {
-            let Some(config) = fuzz_targets::profile::profile(&profile) else {
-                let names = fuzz_targets::profile::PROFILES.join(", ");
-                eprintln!("no profile named `{profile}` ({names})");
+            let Some(p) = fuzz_targets::registry::profile(&profile) else {
+                let names: Vec<&str> = fuzz_targets::registry::profiles()
+                    .iter()
+                    .map(|p| p.name)
+                    .collect();
+                eprintln!("no profile named `{profile}` ({})", names.join(", "));
                 std::process::exit(2);
             };
-            let opts = fuzz_targets::scaling::Options {
-                sizes: fuzz_targets::scaling::sizes_up_to(max_insts),
+            let config = (p.config)();
+            let opts = fuzz_targets::tools::scaling::Options {
+                sizes: fuzz_targets::tools::scaling::sizes_up_to(max_insts),
                 seed,
                 repeat,
                 config,
@@ -633,15 +637,16 @@ fn main() {
             let narrowing = narrow.parse();
             let Some(targets) = targets
                 .iter()
-                .map(|t| fuzz_targets::target_by_name(t).map(|t| t.narrowed(&narrowing)))
+                .map(|t| fuzz_targets::targets::target_by_name(t).map(|t| t.narrowed(&narrowing)))
                 .collect::<Option<Vec<_>>>()
             else {
                 eprintln!("rafuzz worker: an unknown target");
                 std::process::exit(2);
             };
-            let ctx = fuzz_targets::context::Context {
+            let ctx = fuzz_targets::harness::context::Context {
                 slow: slow.then(SlowRule::default),
-                ..fuzz_targets::context::Context::with_cross_check(cross_check)
+                cross_check,
+                ..fuzz_targets::harness::context::Context::with_settings(narrowing.settings())
             };
             fuzz_targets::engine::worker::exit_with_parent();
             let status = fuzz_targets::engine::worker::serve(
@@ -680,7 +685,7 @@ fn main() {
             plot,
             cmd_timeout,
         } => {
-            use fuzz_targets::compare::{Options, Source};
+            use fuzz_targets::tools::compare::{Options, Source};
             let source = match generate {
                 Some(count) => Source::Generate {
                     count,
@@ -702,9 +707,11 @@ fn main() {
             };
             fuzz_targets::cli::compare(&allocators, cmd_timeout, &opts, &mut out)
         }
-        Command::Serve { allocator } => {
-            fuzz_targets::external::serve::serve(&allocator, &mut std::io::stdin().lock(), &mut out)
-        }
+        Command::Serve { allocator } => fuzz_targets::outside::external::serve::serve(
+            &allocator,
+            &mut std::io::stdin().lock(),
+            &mut out,
+        ),
         Command::Gen {
             seed,
             size,

@@ -4,12 +4,14 @@
 //! records what the input found: a finding saved at once, or features that
 //! may add it to the corpus.
 
+use super::campaign::{Finding, Options, Shared};
+use super::findings::{hash, save_finding, write_atomically};
+use super::input::make_input;
 use super::process::Worker;
 use super::wire::{Reply, Request};
-use super::{hash, make_input, save_finding, write_atomically, Finding, Options, Shared};
-use crate::context::Context;
-use crate::failure::Failure;
-use crate::features;
+use crate::harness::context::Context;
+use crate::harness::failure::Failure;
+use crate::harness::features;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;

@@ -7,7 +7,7 @@
 //! input is known and becomes a finding, and a fresh worker takes over.
 
 use super::wire::{Reply, Request};
-use crate::failure::{Failure, Oracle, Signature};
+use crate::harness::failure::{Failure, Oracle, Signature};
 use std::io::{self, BufReader, BufWriter, Read};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
@@ -89,7 +89,7 @@ impl Pool {
         launcher.targets = vec![target.to_string()];
         Pool {
             launcher,
-            takes_cases: crate::target_by_name(target).is_some_and(|t| t.takes_cases()),
+            takes_cases: crate::targets::target_by_name(target).is_some_and(|t| t.takes_cases()),
             idle: Mutex::new(Vec::new()),
         }
     }
@@ -111,7 +111,7 @@ impl Pool {
     }
 }
 
-impl crate::reduce::Runs for Pool {
+impl crate::tools::reduce::Runs for Pool {
     fn bytes(&self, data: &[u8]) -> Option<Failure> {
         self.ask(&Request::Bytes {
             target: 0,

@@ -4,11 +4,11 @@
 
 use super::process::{Launcher, Pool};
 use super::Finding;
-use crate::failure::{Oracle, Signature};
-use crate::reduce::predicate::ReduceBy;
-use crate::reduce::report::{describe, reduced_path, write_reduced};
-use crate::reduce::{reduce_input_with, Input, Outcome};
-use crate::Target;
+use crate::harness::failure::{Oracle, Signature};
+use crate::targets::Target;
+use crate::tools::reduce::predicate::ReduceBy;
+use crate::tools::reduce::report::{describe, reduced_path, write_reduced};
+use crate::tools::reduce::{reduce_input_with, Input, Outcome};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -59,7 +59,7 @@ pub fn triage<'a>(
                 .iter()
                 .find(|t| t.name == f.target)
                 .expect("findings come from the campaign's targets");
-            let ropts = crate::reduce::Options {
+            let ropts = crate::tools::reduce::Options {
                 time_limit: Some(limit),
                 ..Default::default()
             };
@@ -104,22 +104,26 @@ pub const REDUCE_TIMEOUT: Duration = Duration::from_secs(1);
 fn reduce(
     f: &Finding,
     target: &Target,
-    ropts: &crate::reduce::Options,
+    ropts: &crate::tools::reduce::Options,
     isolation: Option<&Launcher>,
 ) -> Result<(Outcome, ReduceBy), String> {
     let bytes = std::fs::read(&f.path).map_err(|e| e.to_string())?;
     let sig = &f.failure.signature;
     if sig.oracle == Oracle::Slow {
         let name = sig.allocator.ok_or("a slow finding names its allocator")?;
-        let a = crate::allocator_by_name(name).ok_or("the allocator is not known")?;
+        let a = crate::registry::allocator_by_name(name, &target.narrowing.settings())
+            .ok_or("the allocator is not known")?;
         let case = target.case_of(&bytes).ok_or("the target makes no case")?;
-        let o = crate::reduce::predicate::reduce_slow(a, Box::new(case), ropts)?;
+        let o = crate::tools::reduce::predicate::reduce_slow(a, Box::new(case), ropts)?;
         return Ok((o, ReduceBy::Slow(name.to_string())));
     }
     let input = Input::Bytes(bytes);
     let by = ReduceBy::Target(target.name.to_string());
     if !sig.oracle.needs_isolation() {
-        return Ok((crate::reduce::reduce_input(target, &input, ropts)?, by));
+        return Ok((
+            crate::tools::reduce::reduce_input(target, &input, ropts)?,
+            by,
+        ));
     }
     let Some(launcher) = isolation else {
         return Err("a finding of this kind is reduced in worker processes only".into());

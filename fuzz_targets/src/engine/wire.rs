@@ -3,7 +3,7 @@
 //! length-prefixed fields (little-endian `u32` lengths), so a reader never
 //! guesses where one ends.
 
-use crate::failure::{Failure, Oracle, Signature};
+use crate::harness::failure::{Failure, Oracle, Signature};
 use std::io::{self, Read, Write};
 
 /// What the engine asks of a worker.
@@ -13,7 +13,7 @@ pub enum Request {
     Bytes { target: u32, data: Vec<u8> },
     /// Run target number `target` on a case, given as `.ra` text.
     Case { target: u32, text: String },
-    /// Send the campaign counters kept so far ([`crate::context::Context::export`]).
+    /// Send the campaign counters kept so far ([`crate::harness::context::Context::export`]).
     Counters,
 }
 
@@ -147,7 +147,8 @@ impl Reply {
                     .ok_or_else(|| bad("unknown oracle"))?;
                 let detail = get_string(r)?;
                 let message = get_string(r)?;
-                let allocator = (!allocator.is_empty()).then(|| crate::allocator_name(&allocator));
+                let allocator =
+                    (!allocator.is_empty()).then(|| crate::registry::allocator_name(&allocator));
                 // The detail was normalized by the worker already.
                 let signature = Signature {
                     allocator,

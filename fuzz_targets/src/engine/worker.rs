@@ -5,9 +5,9 @@
 //! reply names only features new to it.
 
 use super::wire::{Reply, Request};
-use crate::context::Context;
-use crate::features;
-use crate::Target;
+use crate::harness::context::Context;
+use crate::harness::features;
+use crate::targets::Target;
 use std::collections::HashSet;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 

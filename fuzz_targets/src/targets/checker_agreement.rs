@@ -1,19 +1,19 @@
 //! `checker_agreement`: our checker and regalloc2's must agree. A case is
 //! generated (as `differential` draws it) and allocated by every allocator;
 //! each output and up to four mutants of it (as `checker_soundness` makes
-//! them) go to both checkers ([`crate::ra2::cross_check`]). A disagreement
+//! them) go to both checkers ([`crate::outside::ra2::cross_check`]). A disagreement
 //! outside the documented places where ours checks more is a finding.
 
-use super::{with_case, Input};
-use crate::context::Context;
-use crate::failure::Failure;
-use crate::ra2::cross_check;
+use super::target::{with_case, Input};
+use crate::harness::context::Context;
+use crate::harness::failure::Failure;
+use crate::outside::ra2::cross_check;
 use allocator::{AllocError, Case};
 use arbitrary::Unstructured;
 use ssagen::Choices;
 
 fn allocate(a: &dyn allocator::Allocator, case: &Case) -> Option<allocator::Output> {
-    match crate::panics::catch(|| a.run(&case.func, &case.machine)) {
+    match crate::harness::panics::catch(|| a.run(&case.func, &case.machine)) {
         Ok(Ok(out)) => Some(out),
         Ok(Err(
             AllocError::Unsupported(_)
@@ -34,7 +34,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     };
     let counts = &ctx.verdicts;
     let Some(rest) = rest else {
-        for a in crate::allocators() {
+        for a in crate::registry::allocators(&ctx.settings) {
             if let Some(out) = allocate(a, case) {
                 cross_check::cross_check(a.name(), case, &out, counts)?;
             }
@@ -44,7 +44,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     super::ssagen::note_case(case);
     let mut u = Unstructured::new(rest);
     let mut c = Choices::new(&mut u);
-    for a in crate::allocators() {
+    for a in crate::registry::allocators(&ctx.settings) {
         // An allocator that fails is the other targets' business; here
         // only its output matters.
         let Some(out) = allocate(a, case) else {

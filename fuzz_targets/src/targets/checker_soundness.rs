@@ -7,10 +7,10 @@
 //! the interpreter did not catch are counted (precision is measured, not
 //! asserted).
 
-use super::{with_case, Input};
-use crate::context::{bump, Context};
-use crate::failure::{Failure, Oracle, Signature};
-use crate::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
+use super::target::{with_case, Input};
+use crate::harness::context::{bump, Context};
+use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::harness::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
 use allocator::{Allocation, Case, Output, PReg, RegClass, SpillSlot};
 use arbitrary::Unstructured;
 use checker::interp;
@@ -22,7 +22,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
         panic!("checker_soundness runs on cases");
     };
     let Some(rest) = rest else {
-        for a in crate::allocators() {
+        for a in crate::registry::allocators(&ctx.settings) {
             allocate_and_judge(a, case, Oracles::Both, ctx)?;
         }
         return Ok(());
@@ -31,7 +31,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     let mut u = Unstructured::new(rest);
     let mut c = Choices::new(&mut u);
     let counts = &ctx.mutants;
-    for a in crate::allocators() {
+    for a in crate::registry::allocators(&ctx.settings) {
         let out = match allocate_and_judge(a, case, Oracles::Both, ctx) {
             Ok(Some(out)) => out,
             Ok(None) => continue,
@@ -45,11 +45,14 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
             let errs = checker::check(&case.func, &case.machine, &m);
             let rejected = !errs.is_empty();
             for e in &errs {
-                crate::features::note("check_error", e.kind as u64);
+                crate::harness::features::note("check_error", e.kind as u64);
             }
             let divergence =
                 (0..PATHS).find_map(|s| interp::run(&case.func, &m, s, MAX_STEPS).err());
-            crate::features::note("mutant", rejected as u64 + 2 * divergence.is_some() as u64);
+            crate::harness::features::note(
+                "mutant",
+                rejected as u64 + 2 * divergence.is_some() as u64,
+            );
             bump(&counts.rejected, rejected as u64);
             bump(&counts.diverged, divergence.is_some() as u64);
             bump(

@@ -9,22 +9,30 @@
 //! Every registered allocator also gets a `<name>_checker` target (generate,
 //! allocate, both oracles), with no code to write beyond registering it.
 
-use super::{case_body, Decode, Target};
-use crate::context::Context;
-use crate::failure::{Failure, Oracle, Signature};
-use crate::judge::{allocate_and_judge, allocate_and_judge_refusal, Oracles, MAX_STEPS, PATHS};
-use crate::quality::Quality;
+use super::target::{case_body, Decode, Target};
+use crate::harness::context::Context;
+use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::harness::judge::{
+    allocate_and_judge, allocate_and_judge_refusal, Oracles, MAX_STEPS, PATHS,
+};
+use crate::harness::narrowing::Narrowing;
+use crate::harness::quality::Quality;
+use crate::registry::{Entry, Family, DEFAULT};
 use allocator::{Allocator, Case};
 use checker::interp;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 
-/// Every allocator on `case` (valid and feasible): each output must pass
+/// Every one of `allocators` on `case` (valid and feasible): each output must pass
 /// both oracles, and all must read the same values along the same paths.
-pub fn check_case(case: &Case, ctx: &Context) -> Result<(), Failure> {
+pub fn check_case(
+    allocators: &[&'static dyn Allocator],
+    case: &Case,
+    ctx: &Context,
+) -> Result<(), Failure> {
     let mut first: Option<(&'static str, Vec<u64>)> = None;
     let mut qualities = Vec::new();
-    for a in crate::allocators() {
+    for &a in allocators {
         let judged = allocate_and_judge_refusal(a, case, Oracles::Both, ctx)?;
         let q = match &judged {
             Ok(out) => Quality::of(case, Some(out)),
@@ -33,7 +41,7 @@ pub fn check_case(case: &Case, ctx: &Context) -> Result<(), Failure> {
         ctx.quality.record(a.name(), &q);
         qualities.push((a.name(), q));
         let Ok(out) = judged else {
-            crate::features::note("unsupported", 1);
+            crate::harness::features::note("unsupported", 1);
             continue;
         };
         let digests: Vec<u64> = (0..PATHS)
@@ -62,13 +70,14 @@ pub fn check_case(case: &Case, ctx: &Context) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The names of the `<allocator>_checker` targets, made once per process.
-fn checker_name(a: &'static dyn Allocator) -> &'static str {
+/// The name of an allocator's `<name>_checker` target, made once per
+/// process.
+fn checker_name(name: &'static str) -> &'static str {
     static NAMES: OnceLock<Mutex<BTreeMap<&'static str, &'static str>>> = OnceLock::new();
     let mut names = NAMES.get_or_init(Default::default).lock().unwrap();
     names
-        .entry(a.name())
-        .or_insert_with(|| Box::leak(format!("{}_checker", a.name()).into_boxed_str()))
+        .entry(name)
+        .or_insert_with(|| Box::leak(format!("{name}_checker").into_boxed_str()))
 }
 
 /// One allocator on `case`, both oracles; notes its spills and reloads as
@@ -76,35 +85,42 @@ fn checker_name(a: &'static dyn Allocator) -> &'static str {
 pub fn allocator_check(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result<(), Failure> {
     if let Some(out) = allocate_and_judge(a, case, Oracles::Both, ctx)? {
         let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
-        crate::features::note_bucket("spills", st.spills as u64);
-        crate::features::note_bucket("reloads", st.reloads as u64);
+        crate::harness::features::note_bucket("spills", st.spills as u64);
+        crate::harness::features::note_bucket("reloads", st.reloads as u64);
     }
     Ok(())
 }
 
-/// The `<name>_checker` target of an allocator: generate, allocate, both
-/// oracles. regalloc2's allocators get the cases of
-/// [`ssagen::Config::regalloc2`] (fastalloc: `regalloc2_fastalloc`), the
-/// others the default generator's.
-pub fn checker_target(a: &'static dyn Allocator) -> Target {
-    let peer = a.name().starts_with("regalloc");
-    let config = match a.name() {
-        "regalloc2_fastalloc" => ssagen::Config::regalloc2_fastalloc(),
-        "regalloc_rs_bt" => ssagen::Config::regalloc_rs(),
-        "regalloc_rs_lsra" => ssagen::Config::regalloc_rs_lsra(),
-        _ if peer => ssagen::Config::regalloc2(),
-        _ => ssagen::Config::default(),
-    };
+/// The `<name>_checker` target of a registry entry: generate the cases of
+/// its profile, allocate with it (built for the campaign's settings), both
+/// oracles.
+pub fn checker_target(e: &'static Entry) -> Target {
     Target {
-        name: checker_name(a),
-        description: if peer {
+        name: checker_name(e.name),
+        description: if e.family == Family::Outside {
             "generate (what the outside allocator takes), allocate with this allocator, then both oracles"
         } else {
             "generate, allocate with this allocator, then both oracles"
         },
-        decode: Decode::Generate(config),
+        decode: Decode::Generate(e.profile(), Narrowing::default()),
+        body: case_body(true, move |case, ctx| {
+            allocator_check(e.build(&ctx.settings), case, ctx)
+        }),
+        stats: None,
+        narrowing: Narrowing::default(),
+    }
+}
+
+/// The `<name>_checker` target of an allocator the registry does not list
+/// (yours, from outside this repository; an outside program): the default
+/// generator's cases, allocate, both oracles.
+pub fn own_checker_target(a: &'static dyn Allocator) -> Target {
+    Target {
+        name: checker_name(a.name()),
+        description: "generate, allocate with this allocator, then both oracles",
+        decode: Decode::Generate(&DEFAULT, Narrowing::default()),
         body: case_body(true, move |case, ctx| allocator_check(a, case, ctx)),
         stats: None,
-        narrowing: Default::default(),
+        narrowing: Narrowing::default(),
     }
 }

@@ -2,13 +2,22 @@
 //! a naive dataflow computation, and along a random path from the entry
 //! every dominator of each block must have been visited before it.
 
-use super::Input;
-use crate::context::Context;
-use crate::failure::{Failure, Oracle, Signature};
+use super::target::Input;
+use crate::harness::context::Context;
+use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::registry::{Profile, DEFAULT};
 use allocator::analysis::domtree::{naive_dominators, DomTree};
 use allocator::{Block, Case};
 use arbitrary::Unstructured;
-use ssagen::Choices;
+use ssagen::{Choices, Config};
+
+/// Control flow only: terminators, no values beyond what block parameters
+/// need.
+pub static CFG_ONLY: Profile = Profile {
+    name: "cfg_only",
+    config: Config::cfg_only,
+    ..DEFAULT
+};
 
 pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
     let Input::Case { case, rest } = *input else {
@@ -19,8 +28,8 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
     let Some(rest) = rest else {
         return Ok(());
     };
-    crate::features::note_bucket("blocks", f.num_blocks() as u64);
-    crate::features::note(
+    crate::harness::features::note_bucket("blocks", f.num_blocks() as u64);
+    crate::harness::features::note(
         "irreducible",
         !allocator::analysis::domtree::is_reducible(f, &tree) as u64,
     );
@@ -32,7 +41,7 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
         }
         d
     };
-    crate::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
+    crate::harness::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
     // A random walk from the entry, restarting at returns.
     let mut u = Unstructured::new(rest);
     let mut c = Choices::new(&mut u);

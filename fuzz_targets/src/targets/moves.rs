@@ -4,9 +4,9 @@
 //! with 0, 1 or several free registers; the resolver's sequence must pass
 //! the abstract interpreter.
 
-use super::Input;
-use crate::context::Context;
-use crate::failure::{Failure, Oracle, Signature};
+use super::target::Input;
+use crate::harness::context::Context;
+use crate::harness::failure::{Failure, Oracle, Signature};
 use allocator::moves::{MoveContext, MoveResolver, ParallelMove};
 use allocator::{Allocation, MachineEnv, PReg, PRegSet, RegClass, SpillSlot};
 use arbitrary::Unstructured;
@@ -104,7 +104,7 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
     let mut out = Vec::new();
     let st = MoveResolver::new().resolve(&moves, &ctx, &mut out);
     {
-        use crate::features::{note, note_bucket};
+        use crate::harness::features::{note, note_bucket};
         note_bucket("moves", moves.len() as u64);
         note_bucket("cycles", st.cycles as u64);
         note(

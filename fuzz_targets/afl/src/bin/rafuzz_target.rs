@@ -1,0 +1,8 @@
+// The one AFL++ wrapper: runs the target `RAFUZZ_TARGET` names, or the one
+// this binary's file is named for (fuzz_targets::targets::wrapped).
+fn main() {
+    fuzz_targets::targets::wrapped::list_if_asked();
+    afl::fuzz!(|data: &[u8]| {
+        fuzz_targets::targets::wrapped::run_wrapped(data);
+    });
+}

@@ -1,7 +1,0 @@
-fn main() {
-    loop {
-        honggfuzz::fuzz!(|data: &[u8]| {
-            fuzz_targets::run_wrapped("ssagen", data);
-        });
-    }
-}

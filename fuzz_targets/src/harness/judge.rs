@@ -1,0 +1,155 @@
+//! Running an allocator on a case and judging its output with the oracles:
+//! the step every allocator target, the reducer and `rafuzz reduce
+//! --allocator` share, so that they all name failures the same way.
+
+use crate::harness::context::Context;
+use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::harness::refusals::Refused;
+use allocator::{AllocError, Allocator, Case, Output};
+use checker::interp;
+
+pub use crate::harness::oracle_budget::{MAX_STEPS, PATHS};
+
+/// Which oracles judge an allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Oracles {
+    /// The checker, then the interpreter on [`PATHS`] paths.
+    Both,
+    Checker,
+    Interp,
+}
+
+/// Judges `out` as an allocation of `case` by the allocator `name`: the
+/// checker's first error (its kind is the signature's detail) or the first
+/// interpreter divergence; with [`Context::cross_check`] set, first any
+/// disagreement between our checker and regalloc2's.
+pub fn judge(
+    name: &'static str,
+    case: &Case,
+    out: &Output,
+    oracles: Oracles,
+    ctx: &Context,
+) -> Result<(), Failure> {
+    #[cfg(not(feature = "regalloc2"))]
+    let _ = ctx;
+    #[cfg(feature = "regalloc2")]
+    if ctx.cross_check {
+        crate::outside::ra2::cross_check::cross_check(name, case, out, &ctx.verdicts)?;
+    }
+    if oracles != Oracles::Interp {
+        let errs = checker::check(&case.func, &case.machine, out);
+        if let Some(e) = errs.first() {
+            return Err(Failure::new(
+                Signature::new(Some(name), Oracle::Checker, e.kind.name()),
+                format!(
+                    "{name}'s allocation is rejected by the checker: {} [{}] ({} errors)",
+                    e.message,
+                    e.kind.name(),
+                    errs.len()
+                ),
+            ));
+        }
+    }
+    if oracles != Oracles::Checker {
+        for seed in 0..PATHS {
+            if let Err(d) = interp::run(&case.func, out, seed, MAX_STEPS) {
+                return Err(Failure::new(
+                    Signature::new(Some(name), Oracle::Interp, ""),
+                    format!("{name}'s allocation diverges in the interpreter (path {seed}): {d}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `a` on `case` (a panic is caught) and judges the output: the
+/// output when accepted, `None` when the allocator refuses the case
+/// (counted in the context's refusals), the failure otherwise. The case must
+/// be valid and feasible.
+pub fn allocate_and_judge(
+    a: &dyn Allocator,
+    case: &Case,
+    oracles: Oracles,
+    ctx: &Context,
+) -> Result<Option<Output>, Failure> {
+    allocate_and_judge_refusal(a, case, oracles, ctx).map(Result::ok)
+}
+
+/// [`allocate_and_judge`], saying which kind of refusal a refused case got.
+pub fn allocate_and_judge_refusal(
+    a: &dyn Allocator,
+    case: &Case,
+    oracles: Oracles,
+    ctx: &Context,
+) -> Result<Result<Output, Refused>, Failure> {
+    let name = a.name();
+    let start = std::time::Instant::now();
+    let run = crate::harness::panics::catch(|| a.run(&case.func, &case.machine));
+    if let (Some(rule), Ok(Ok(_))) = (&ctx.slow, &run) {
+        slow(a, case, rule, start.elapsed(), ctx)?;
+    }
+    let out = match run {
+        Ok(Ok(o)) => o,
+        Ok(Err(AllocError::Unsupported(m))) => {
+            ctx.refusals.record(name, Refused::Unsupported, &m);
+            return Ok(Err(Refused::Unsupported));
+        }
+        Ok(Err(AllocError::Suppressed(m))) => {
+            ctx.refusals.record(name, Refused::Suppressed, &m);
+            return Ok(Err(Refused::Suppressed));
+        }
+        Ok(Err(e)) => {
+            return Err(Failure::new(
+                Signature::new(Some(name), Oracle::AllocError, &e.to_string()),
+                format!("{name} fails on a feasible case: {e}"),
+            ))
+        }
+        Err(msg) => {
+            return Err(Failure::new(
+                Signature::new(Some(name), Oracle::AllocPanic, &msg),
+                format!("{name} panics: {msg}"),
+            ))
+        }
+    };
+    judge(name, case, &out, oracles, ctx)?;
+    Ok(Ok(out))
+}
+
+/// A slow run as a failure: `first` breaks the campaign's rule and a
+/// second run, timed alone, breaks it again.
+fn slow(
+    a: &dyn Allocator,
+    case: &Case,
+    rule: &crate::harness::slow::SlowRule,
+    first: std::time::Duration,
+    ctx: &Context,
+) -> Result<(), Failure> {
+    let name = a.name();
+    let insts = case.func.num_insts();
+    let Some(base) = ctx.timing.observe(rule, name, insts, first) else {
+        return Ok(());
+    };
+    let start = std::time::Instant::now();
+    let _ = crate::harness::panics::catch(|| a.run(&case.func, &case.machine));
+    let again = start.elapsed();
+    let per_inst = |t: std::time::Duration| t.as_nanos() as f64 / insts.max(1) as f64;
+    let limit = rule.ratio * base.median_ns_per_inst;
+    if again < rule.floor || per_inst(again) < limit {
+        return Ok(());
+    }
+    Err(Failure::new(
+        Signature::new(Some(name), Oracle::Slow, ""),
+        format!(
+            "{name} is slow: {:.1} ms, then {:.1} ms on a re-run, over {insts} instructions \
+             ({:.0} ns per instruction), where its median on cases of this size is {:.0} ns \
+             per instruction (over {} cases; the limit is {}x)",
+            first.as_secs_f64() * 1e3,
+            again.as_secs_f64() * 1e3,
+            per_inst(again),
+            base.median_ns_per_inst,
+            base.samples,
+            rule.ratio
+        ),
+    ))
+}

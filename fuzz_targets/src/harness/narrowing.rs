@@ -1,0 +1,190 @@
+//! What a user says about the cases their allocator takes: a named profile
+//! (a generator config made for an allocator) and features to leave out
+//! (`--without reuse,limit`), by the names `rafuzz gen --stats` prints. A
+//! [`Narrowing`] applies to every target that generates cases, in every
+//! command that decodes fuzzer bytes (`gen`, `fuzz`, `run`, `reduce`, the
+//! worker processes, and the engine wrappers through `RAFUZZ_PROFILE` and
+//! `RAFUZZ_WITHOUT`), so a finding replays the way it was found.
+
+use crate::registry::{self, Profile, Settings};
+use ssagen::Config;
+
+pub use ssagen::config::{Feature, FEATURES};
+
+/// A profile and the features left out, as the command line gave them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Narrowing {
+    pub profile: Option<&'static Profile>,
+    /// Indices into [`FEATURES`], in the order given.
+    pub without: Vec<usize>,
+    /// `--no-suppress`: outside allocators' known bugs are run, not
+    /// suppressed, and the profiles that leave them out generate them
+    /// ([`Profile::with_known_bugs`]).
+    pub no_suppress: bool,
+    /// `--swarm`: each case draws which of the config's features it uses
+    /// ([`ssagen::swarm`]) instead of using the config as it is.
+    pub swarm: bool,
+}
+
+impl Narrowing {
+    /// Reads `--profile NAME` and `--without A,B` (each item may itself
+    /// hold commas).
+    pub fn parse(profile: Option<&str>, without: &[String]) -> Result<Narrowing, String> {
+        let profile = match profile {
+            None => None,
+            Some(p) => Some(registry::profile(p).ok_or_else(|| {
+                let names: Vec<&str> = registry::profiles().iter().map(|p| p.name).collect();
+                format!("no profile named `{p}` (profiles: {})", names.join(", "))
+            })?),
+        };
+        let mut out = Vec::new();
+        for name in without.iter().flat_map(|w| w.split(',')).map(str::trim) {
+            if name.is_empty() {
+                continue;
+            }
+            let k = FEATURES.iter().position(|f| f.0 == name).ok_or_else(|| {
+                let names: Vec<&str> = FEATURES.iter().map(|f| f.0).collect();
+                format!(
+                    "no feature named `{name}` to leave out (features: {})",
+                    names.join(", ")
+                )
+            })?;
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        Ok(Narrowing {
+            profile,
+            without: out,
+            no_suppress: false,
+            swarm: false,
+        })
+    }
+
+    /// The narrowing the engine wrappers read from `RAFUZZ_PROFILE`,
+    /// `RAFUZZ_WITHOUT`, `RAFUZZ_NO_SUPPRESS` and `RAFUZZ_SWARM` (the last
+    /// two: set and not `0`).
+    pub fn from_env() -> Result<Narrowing, String> {
+        let profile = std::env::var("RAFUZZ_PROFILE").ok();
+        let without: Vec<String> = std::env::var("RAFUZZ_WITHOUT").ok().into_iter().collect();
+        let mut n = Narrowing::parse(profile.as_deref().filter(|p| !p.is_empty()), &without)?;
+        let on = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
+        n.no_suppress = on("RAFUZZ_NO_SUPPRESS");
+        n.swarm = on("RAFUZZ_SWARM");
+        Ok(n)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.profile.is_none() && self.without.is_empty() && !self.no_suppress && !self.swarm
+    }
+
+    /// The settings the allocators of a campaign so narrowed run under.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            suppress: !self.no_suppress,
+            ..Settings::default()
+        }
+    }
+
+    /// The config a target that generates the cases of `base` uses: the
+    /// named profile's instead (when one is named), with that profile's
+    /// known bugs under `--no-suppress`, less the features left out.
+    pub fn config(&self, base: &Profile) -> Config {
+        let p = self.profile.unwrap_or(base);
+        let mut c = (p.config)();
+        if self.no_suppress {
+            c = (p.with_known_bugs)(c);
+        }
+        if self.swarm {
+            c.swarm = true;
+        }
+        for &k in &self.without {
+            (FEATURES[k].1)(&mut c);
+        }
+        c
+    }
+
+    /// The command-line words that give this narrowing again (for worker
+    /// processes and replay commands): `--profile P --without A,B`.
+    pub fn args(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(p) = self.profile {
+            v.extend(["--profile".to_string(), p.name.to_string()]);
+        }
+        if !self.without.is_empty() {
+            let names: Vec<&str> = self.without.iter().map(|&k| FEATURES[k].0).collect();
+            v.extend(["--without".to_string(), names.join(",")]);
+        }
+        if self.no_suppress {
+            v.push("--no-suppress".to_string());
+        }
+        if self.swarm {
+            v.push("--swarm".to_string());
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_print_back() {
+        let n =
+            Narrowing::parse(Some("regalloc2"), &["reuse, limit".into(), "reuse".into()]).unwrap();
+        assert_eq!(
+            n.args(),
+            ["--profile", "regalloc2", "--without", "reuse,limit"]
+        );
+        assert_eq!(
+            Narrowing::parse(Some("regalloc2"), &[n.args()[3].clone()]),
+            Ok(n)
+        );
+        assert!(Narrowing::parse(Some("nope"), &[])
+            .unwrap_err()
+            .contains("regalloc2_fastalloc"));
+        let e = Narrowing::parse(None, &["loops".into()]).unwrap_err();
+        assert!(
+            e.contains("no feature named `loops`") && e.contains("block-params"),
+            "{e}"
+        );
+        assert!(Narrowing::default().is_empty());
+        let n = Narrowing {
+            no_suppress: true,
+            swarm: true,
+            ..Narrowing::default()
+        };
+        assert_eq!(n.args(), ["--no-suppress", "--swarm"]);
+        assert!(!n.is_empty());
+        let c = n.config(registry::profile("regalloc2").unwrap());
+        assert!(c.swarm && c.repeated_uses.limit && c.repeated_uses.late_fixed);
+        let c = Narrowing::default().config(registry::profile("regalloc2_fastalloc").unwrap());
+        assert!(!c.swarm && !c.stack_defs);
+        assert!(
+            n.config(registry::profile("regalloc2_fastalloc").unwrap())
+                .stack_defs
+        );
+    }
+
+    #[test]
+    fn every_feature_left_out_is_absent_from_the_cases() {
+        for (k, (name, _)) in FEATURES.iter().enumerate() {
+            let n = Narrowing {
+                without: vec![k],
+                ..Narrowing::default()
+            };
+            let config = n.config(&registry::DEFAULT);
+            let mut stats = ssagen::stats::GenStats::default();
+            for seed in 0..40 {
+                let bytes = crate::harness::inputs::seeded_bytes(seed, 2048);
+                let case = ssagen::generate_from_bytes(&bytes, &config);
+                let ok = ssagen::feasibility::check_case(&case).is_ok();
+                stats.record(&ssagen::stats::CaseFeatures::of(&case), ok);
+            }
+            assert_eq!(stats.valid, stats.cases, "{name}");
+            let share = stats.shares().iter().find(|s| s.0 == *name).unwrap().1;
+            assert_eq!(share, 0.0, "--without {name} still generates it");
+        }
+    }
+}

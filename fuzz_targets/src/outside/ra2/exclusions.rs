@@ -1,0 +1,355 @@
+//! The valid cases of ours the adapter keeps from regalloc2, recognised
+//! before it runs, of two kinds:
+//!
+//! - a **limitation** is what regalloc2 says it does not take: its
+//!   documentation, an error it defines for the case, or an explicit
+//!   "not supported" in its code ([`Exclusion::source`] cites the line of
+//!   regalloc2 0.15.2). Answered [`AllocError::Unsupported`].
+//! - a **known bug** is a combination regalloc2 claims to take and gets
+//!   silently wrong: a suppression, as sanitizers have. Answered
+//!   [`AllocError::Suppressed`], counted apart from the limitations, and
+//!   run anyway under `--no-suppress` so that a fix can be checked.
+//!
+//! docs/regalloc2.md lists both with a reduced example under
+//! `tests/regressions/regalloc2/`, and for each known bug a report a
+//! regalloc2 maintainer can act on; a test checks that each example is
+//! excluded for exactly its reason and that regalloc2, run anyway, fails on
+//! it. A case that hits none of them and still fails inside regalloc2 is a
+//! finding.
+//!
+//! [`AllocError::Unsupported`]: allocator::AllocError::Unsupported
+//! [`AllocError::Suppressed`]: allocator::AllocError::Suppressed
+
+use allocator::{
+    Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
+    OperandPos, PRegRole,
+};
+use regalloc2::Algorithm;
+
+pub use crate::harness::refusals::Kind;
+
+/// One combination the adapter does not hand to regalloc2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exclusion {
+    /// A branch with operands whose successor has several predecessors:
+    /// regalloc2 places the edge moves before the branch, where they could
+    /// overwrite what the branch reads (`RegAllocError::DisallowedBranchArg`).
+    BranchOperandsIntoJoin,
+    /// One instruction uses the same vreg twice and one of the uses is
+    /// `stack` (ion panics: "multiple uses of vreg with a Stack
+    /// constraint are not supported").
+    RepeatedStackUse,
+    /// Known bug: one instruction uses the same vreg twice and one of the
+    /// uses is `limit`; ion orders the fix-up moves for the repeated uses
+    /// wrongly and a use reads a register that holds nothing (its own
+    /// fuzzer never generates `limit`).
+    RepeatedLimitUse,
+    /// Known bug: one instruction uses the same vreg twice and one of the
+    /// uses is a `fixed` use that ion holds to the late point (a late use,
+    /// or an early one in an instruction with a `reuse` def other than the
+    /// reused input); ion places the copy into the second fixed register
+    /// after the instruction, too late. Its own fuzzer has no late uses.
+    RepeatedLateFixedUse,
+    /// An instruction with a `reuse` def that breaks our feasibility rules
+    /// once its early uses, other than the reused input, are held to the
+    /// late point, as ion holds them by design: they then need registers at
+    /// the late point too, and may not be in a register the instruction
+    /// clobbers. ion fails with `TooManyLiveRegs` or panics ("Could not
+    /// allocate minimal bundle"); by our rules those uses die early.
+    ReuseExtendsUses,
+    /// A `limit` constraint (fastalloc: `todo!("limit constraints are not
+    /// yet supported in fastalloc")`).
+    LimitInFastalloc,
+    /// A def on a branch whose value is used after it: fastalloc panics
+    /// for `reg`, `limit` and `reuse` defs, saying it does not support
+    /// them. The exclusion covers `fixed`, `stack` and `any` defs too,
+    /// which its code has cases for: the generator draws branch defs with
+    /// one switch.
+    BranchDefInFastalloc,
+    /// Known bug: a `stack` def; fastalloc spills a register over the value
+    /// it just defined in the slot when the value is later used from a
+    /// register (its own fuzzer never generates `stack`).
+    StackDefInFastalloc,
+    /// `reuse(k)` with k above 31 (regalloc2 packs k in five bits).
+    ReuseIndexTooLarge,
+    /// `reuse(k)` of a use that is not `reg`: regalloc2 documents that the
+    /// reused input is a `reg` use. Given another, ion drops the input's
+    /// own constraint (`stack`, `fixed`, `limit`), fastalloc loses a
+    /// `fixed` input's value when it lives on, and both fail with
+    /// `TooManyLiveRegs` when the instruction clobbers every register
+    /// (`any`, which ours may put on the stack).
+    ReuseOfNonRegUse,
+    /// A `fixed` operand naming a register in no machine list. regalloc2
+    /// takes a non-allocatable register only as a vreg-less
+    /// `fixed_nonallocatable` operand; with a vreg fixed to one, ion lets
+    /// the register's hint reach other operands (it gives a `reg` def the
+    /// register) and fastalloc gives up (`TooManyLiveRegs`).
+    FixedUnlisted,
+}
+
+impl Exclusion {
+    pub const ALL: [Exclusion; 11] = [
+        Exclusion::BranchOperandsIntoJoin,
+        Exclusion::RepeatedStackUse,
+        Exclusion::RepeatedLimitUse,
+        Exclusion::RepeatedLateFixedUse,
+        Exclusion::ReuseExtendsUses,
+        Exclusion::LimitInFastalloc,
+        Exclusion::BranchDefInFastalloc,
+        Exclusion::StackDefInFastalloc,
+        Exclusion::ReuseIndexTooLarge,
+        Exclusion::ReuseOfNonRegUse,
+        Exclusion::FixedUnlisted,
+    ];
+
+    /// A short name, used in the `unsupported:` reason and the docs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Exclusion::BranchOperandsIntoJoin => "branch-operands-into-join",
+            Exclusion::RepeatedStackUse => "repeated-stack-use",
+            Exclusion::RepeatedLimitUse => "repeated-limit-use",
+            Exclusion::RepeatedLateFixedUse => "repeated-late-fixed-use",
+            Exclusion::ReuseExtendsUses => "reuse-extends-uses",
+            Exclusion::LimitInFastalloc => "limit-in-fastalloc",
+            Exclusion::BranchDefInFastalloc => "branch-def-in-fastalloc",
+            Exclusion::StackDefInFastalloc => "stack-def-in-fastalloc",
+            Exclusion::ReuseIndexTooLarge => "reuse-index-too-large",
+            Exclusion::ReuseOfNonRegUse => "reuse-of-non-reg-use",
+            Exclusion::FixedUnlisted => "fixed-unlisted",
+        }
+    }
+
+    /// A limitation or a known bug.
+    pub fn kind(self) -> Kind {
+        match self {
+            Exclusion::RepeatedLimitUse
+            | Exclusion::RepeatedLateFixedUse
+            | Exclusion::StackDefInFastalloc => Kind::KnownBug,
+            _ => Kind::Limitation,
+        }
+    }
+
+    /// Where regalloc2 0.15.2 says it does not take the case (a
+    /// limitation), or the examples under `tests/regressions/regalloc2/`
+    /// and docs/regalloc2.md (a known bug, which regalloc2 says nothing of).
+    pub fn source(self) -> &'static str {
+        match self {
+            Exclusion::BranchOperandsIntoJoin => {
+                "src/lib.rs:1661 (RegAllocError::DisallowedBranchArg: \"A branch has non-blockparam \
+                 arg(s) and at least one of the successor blocks has more than one predecessor [...] \
+                 This is disallowed\")"
+            }
+            Exclusion::RepeatedStackUse => {
+                "src/ion/liveranges.rs:837 (panic!(\"multiple uses of vreg with a Stack constraint \
+                 are not supported\"))"
+            }
+            Exclusion::ReuseExtendsUses => {
+                "src/ion/liveranges.rs:584 (\"If there are any reused inputs in this instruction, \
+                 and this is *not* the reused vreg, force `pos` to `After`\")"
+            }
+            Exclusion::LimitInFastalloc => {
+                "src/fastalloc/mod.rs:671 (todo!(\"limit constraints are not yet supported in \
+                 fastalloc\"))"
+            }
+            Exclusion::BranchDefInFastalloc => {
+                "src/fastalloc/mod.rs:264 and :274 (panic!(\"fastalloc does not support using \
+                 any-reg or reuse constraints [...] defined on a branch instruction as a branch \
+                 arg/livein on the same instruction\"))"
+            }
+            Exclusion::ReuseIndexTooLarge => {
+                "src/lib.rs:669 (operand encoding \"01xxxxx => Reuse(index)\": five bits)"
+            }
+            Exclusion::ReuseOfNonRegUse => {
+                "src/lib.rs:831 (Operand::reg_reuse_def: the input \"must be constraint to a \
+                 register, i.e., be the result of `Operand::reg_use(vreg)`\")"
+            }
+            Exclusion::FixedUnlisted => {
+                "src/lib.rs:923 (Operand::fixed_nonallocatable, the operand for a register no \
+                 list allocates, has no vreg)"
+            }
+            Exclusion::RepeatedLimitUse
+            | Exclusion::RepeatedLateFixedUse
+            | Exclusion::StackDefInFastalloc => "docs/regalloc2.md, \"Known bugs\"",
+        }
+    }
+
+    /// Which algorithms it applies to.
+    pub fn applies_to(self, algorithm: Algorithm) -> bool {
+        match self {
+            Exclusion::BranchOperandsIntoJoin
+            | Exclusion::ReuseIndexTooLarge
+            | Exclusion::ReuseOfNonRegUse
+            | Exclusion::FixedUnlisted => true,
+            Exclusion::RepeatedStackUse
+            | Exclusion::RepeatedLimitUse
+            | Exclusion::RepeatedLateFixedUse
+            | Exclusion::ReuseExtendsUses => {
+                matches!(algorithm, Algorithm::Ion)
+            }
+            Exclusion::LimitInFastalloc
+            | Exclusion::BranchDefInFastalloc
+            | Exclusion::StackDefInFastalloc => {
+                matches!(algorithm, Algorithm::Fastalloc)
+            }
+        }
+    }
+
+    /// Whether `func` hits this exclusion.
+    pub fn hit(self, func: &Function, env: &MachineEnv) -> bool {
+        match self {
+            Exclusion::BranchOperandsIntoJoin => func.blocks().any(|b| {
+                let last = func.block_insts(b).last();
+                !func.inst_operands(last).is_empty()
+                    && func
+                        .block_succs(b)
+                        .iter()
+                        .any(|&s| allocator::analysis::cfg::effective_preds(func, s) > 1)
+            }),
+            Exclusion::RepeatedStackUse => {
+                repeated_use(func, |_, o| o.constraint() == OperandConstraint::Stack)
+            }
+            Exclusion::RepeatedLimitUse => repeated_use(func, |_, o| {
+                matches!(o.constraint(), OperandConstraint::Limit(_))
+            }),
+            Exclusion::RepeatedLateFixedUse => repeated_use(func, |ops, o| {
+                ion_late(ops, o) && matches!(o.constraint(), OperandConstraint::FixedReg(_))
+            }),
+            Exclusion::ReuseExtendsUses => func
+                .insts()
+                .any(|i| !feasible_with_extended_uses(func, i, env)),
+            Exclusion::LimitInFastalloc => func.insts().any(|i| {
+                func.inst_operands(i)
+                    .iter()
+                    .any(|o| matches!(o.constraint(), OperandConstraint::Limit(_)))
+            }),
+            Exclusion::BranchDefInFastalloc => {
+                let mut used = vec![false; func.num_vregs()];
+                for i in func.insts() {
+                    for o in func.inst_operands(i) {
+                        if o.kind() == OperandKind::Use && !o.is_nonalloc() {
+                            used[o.vreg().index()] = true;
+                        }
+                    }
+                }
+                for b in func.blocks() {
+                    for (t, _) in func.block_succs(b).iter().enumerate() {
+                        for v in func.branch_args(b, t) {
+                            used[v.index()] = true;
+                        }
+                    }
+                }
+                func.insts().filter(|&i| func.is_branch(i)).any(|i| {
+                    func.inst_operands(i)
+                        .iter()
+                        .any(|o| o.is_def() && used[o.vreg().index()])
+                })
+            }
+            Exclusion::StackDefInFastalloc => func.insts().any(|i| {
+                func.inst_operands(i)
+                    .iter()
+                    .any(|o| o.is_def() && o.constraint() == OperandConstraint::Stack)
+            }),
+            Exclusion::ReuseIndexTooLarge => func.insts().any(|i| {
+                func.inst_operands(i)
+                    .iter()
+                    .any(|o| matches!(o.constraint(), OperandConstraint::Reuse(k) if k > 31))
+            }),
+            Exclusion::ReuseOfNonRegUse => func.insts().any(|i| {
+                let ops = func.inst_operands(i);
+                ops.iter().any(|o| {
+                    matches!(o.constraint(), OperandConstraint::Reuse(k)
+                        if ops.get(k).is_some_and(|u| u.constraint() != OperandConstraint::Reg))
+                })
+            }),
+            Exclusion::FixedUnlisted => func.insts().any(|i| {
+                func.inst_operands(i).iter().any(|o| {
+                    matches!(o.constraint(), OperandConstraint::FixedReg(r)
+                        if env.role(r) == PRegRole::NonAllocatable)
+                })
+            }),
+        }
+    }
+}
+
+/// Whether some instruction uses one vreg twice, one of the two uses one
+/// that `special` picks out. (ion's trouble is two uses at one point,
+/// but it moves early uses to the late point in some instructions, so any
+/// two uses count.)
+fn repeated_use(func: &Function, special: impl Fn(&[Operand], Operand) -> bool) -> bool {
+    func.insts().any(|i| {
+        let ops = func.inst_operands(i);
+        ops.iter().enumerate().any(|(k, a)| {
+            a.is_use()
+                && !a.is_nonalloc()
+                && ops[k + 1..].iter().any(|b| {
+                    b.is_use()
+                        && b.vreg() == a.vreg()
+                        && !b.is_nonalloc()
+                        && (special(ops, *a) || special(ops, *b))
+                })
+        })
+    })
+}
+
+/// The vreg of the first reused input of an instruction, if any.
+fn reused_input(ops: &[Operand]) -> Option<allocator::VReg> {
+    ops.iter().find_map(|o| match o.constraint() {
+        OperandConstraint::Reuse(k) => ops.get(k).map(|u| u.vreg()),
+        _ => None,
+    })
+}
+
+/// Whether ion holds the use `o` of an instruction with operands `ops` to
+/// the late point: a late use, or an early use of an instruction with a
+/// `reuse` def other than the (first) reused input.
+fn ion_late(ops: &[Operand], o: Operand) -> bool {
+    o.is_use()
+        && !o.is_nonalloc()
+        && (o.pos() == OperandPos::Late || reused_input(ops).is_some_and(|v| v != o.vreg()))
+}
+
+/// Whether instruction `i` stays feasible by ssagen's rules when the uses
+/// ion holds to the late point ([`ion_late`]) are made late uses.
+fn feasible_with_extended_uses(func: &Function, i: allocator::Inst, env: &MachineEnv) -> bool {
+    let ops = func.inst_operands(i);
+    if reused_input(ops).is_none() {
+        return true;
+    }
+    let extended: Vec<Operand> = ops
+        .iter()
+        .map(|&o| {
+            if o.pos() == OperandPos::Early && ion_late(ops, o) {
+                Operand::new(o.vreg(), o.kind(), OperandPos::Late, o.constraint())
+            } else {
+                o
+            }
+        })
+        .collect();
+    let mut b = FunctionBuilder::new();
+    b.block(&[]);
+    b.inst(Opcode::Op, &extended, func.inst_clobbers(i), &[]);
+    b.inst(Opcode::Ret, &[], &[], &[]);
+    b.finish()
+        .map_or(true, |f| ssagen::feasibility::check(&f, env).is_ok())
+}
+
+/// The first exclusion of `algorithm` that `func` hits, limitations before
+/// known bugs (a case that hits both is unsupported, suppressed or not).
+pub fn check(algorithm: Algorithm, func: &Function, env: &MachineEnv) -> Option<Exclusion> {
+    [Kind::Limitation, Kind::KnownBug]
+        .into_iter()
+        .find_map(|kind| {
+            Exclusion::ALL
+                .into_iter()
+                .find(|x| x.kind() == kind && x.applies_to(algorithm) && x.hit(func, env))
+        })
+}
+
+impl std::fmt::Display for Exclusion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind() {
+            Kind::Limitation => write!(f, "regalloc2 does not support {}", self.name()),
+            Kind::KnownBug => write!(f, "known regalloc2 bug {}", self.name()),
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! regalloc2 as a peer allocator, and its checker as a second symbolic
+//! oracle (cargo feature `regalloc2`, on by default).
+//!
+//! Two allocators, `regalloc2_ion` (the backtracking allocator) and
+//! `regalloc2_fastalloc` (the single-pass one), run the pinned regalloc2
+//! release on our functions through [`adapt`]; like every allocator they get
+//! a `<name>_checker` target and join `differential`, on the cases of their
+//! [`profile`]. The combinations of
+//! operands regalloc2 does not take are recognised before it runs
+//! ([`unsupported`]) and answered with [`AllocError::Unsupported`], which
+//! targets count apart and never report. [`cross_check`] runs regalloc2's
+//! checker beside ours on any allocation and reports where they disagree.
+
+pub mod adapt;
+pub mod cross_check;
+pub mod exclusions;
+pub mod profile;
+
+use crate::registry::entry::{Build, Entry, Family};
+use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
+use exclusions::Kind;
+use regalloc2 as ra2;
+
+/// The version of regalloc2 the adapter is built and documented against
+/// (the dependency is pinned to it with `=`).
+pub const VERSION: &str = "0.15.2";
+
+/// One of regalloc2's algorithms behind our [`Allocator`] trait, with its
+/// known bugs suppressed or run.
+pub struct Regalloc2 {
+    name: &'static str,
+    algorithm: ra2::Algorithm,
+    suppress: bool,
+}
+
+/// regalloc2's backtracking allocator (IonMonkey's design).
+pub static ION: Regalloc2 = Regalloc2 {
+    name: "regalloc2_ion",
+    algorithm: ra2::Algorithm::Ion,
+    suppress: true,
+};
+
+/// regalloc2's fast single-pass allocator.
+pub static FASTALLOC: Regalloc2 = Regalloc2 {
+    name: "regalloc2_fastalloc",
+    algorithm: ra2::Algorithm::Fastalloc,
+    suppress: true,
+};
+
+/// [`ION`] and [`FASTALLOC`] run on their known bugs (`--no-suppress`).
+static UNSUPPRESSED: [Regalloc2; 2] = [
+    Regalloc2 {
+        suppress: false,
+        ..ION
+    },
+    Regalloc2 {
+        suppress: false,
+        ..FASTALLOC
+    },
+];
+
+/// Both as registry entries, ion first: each takes the cases of its
+/// profile ([`profile`]).
+pub fn entries() -> [Entry; 2] {
+    let entry = |name, build, profile| Entry {
+        name,
+        family: Family::Outside,
+        build: Build::BySettings(build),
+        profile: Some(profile),
+        design_points: false,
+    };
+    [
+        entry(
+            ION.name,
+            |s| if s.suppress { &ION } else { &UNSUPPRESSED[0] },
+            &profile::REGALLOC2,
+        ),
+        entry(
+            FASTALLOC.name,
+            |s| {
+                if s.suppress {
+                    &FASTALLOC
+                } else {
+                    &UNSUPPRESSED[1]
+                }
+            },
+            &profile::FASTALLOC,
+        ),
+    ]
+}
+
+impl Regalloc2 {
+    pub fn algorithm(&self) -> ra2::Algorithm {
+        self.algorithm
+    }
+}
+
+impl Allocator for Regalloc2 {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        self.run_suppressing(func, env, self.suppress)
+    }
+}
+
+impl Regalloc2 {
+    /// Runs regalloc2 unless the case has no allocation regalloc2 may be
+    /// asked for (a late use fixed to a register its instruction clobbers,
+    /// which its interface calls illegal, src/lib.rs:1286), is one of its
+    /// limitations, or (with `suppress`) one of its known bugs.
+    pub fn run_suppressing(
+        &self,
+        func: &Function,
+        env: &MachineEnv,
+        suppress: bool,
+    ) -> Result<Output, AllocError> {
+        allocator::fixed_clobbered::check(func)?;
+        match exclusions::check(self.algorithm, func, env) {
+            Some(x) if x.kind() == Kind::Limitation => Err(AllocError::Unsupported(x.to_string())),
+            Some(x) if suppress => Err(AllocError::Suppressed(x.to_string())),
+            _ => self.run_unchecked(func, env),
+        }
+    }
+
+    /// Runs regalloc2 without first ruling out its [`exclusions`]: for the
+    /// tests that show each is real.
+    pub fn run_unchecked(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        let adapted = adapt::Adapted::new(func);
+        let options = ra2::RegallocOptions {
+            validate_ssa: true,
+            algorithm: self.algorithm,
+            ..Default::default()
+        };
+        match ra2::run(&adapted, &adapt::machine(env), &options) {
+            Ok(out) => Ok(adapt::from_output(func, &out)),
+            // regalloc2's idea of a feasible case is narrower than ours: ion
+            // cannot always evict around fixed registers in a tight
+            // register file. See docs/regalloc2.md.
+            Err(ra2::RegAllocError::TooManyLiveRegs) => Err(AllocError::Unsupported(
+                "regalloc2 gave up with TooManyLiveRegs (too-many-live-regs)".into(),
+            )),
+            // Every other error means regalloc2 judges a case valid by our
+            // rules as malformed or infeasible: a finding either way.
+            Err(e) => Err(AllocError::Failed(format!("regalloc2 returned {e:?}"))),
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! What a reduction leaves for the person holding the reproducer: the
+//! reduced file (a case with a header naming its failure and the command
+//! that replays it, or the reduced bytes), where it goes by default, and
+//! the replay command itself.
+
+use super::predicate::ReduceBy;
+use super::{Input, Outcome};
+use crate::harness::narrowing::Narrowing;
+use std::path::{Path, PathBuf};
+
+/// Where the reduced form of `input` goes by default: `X.ra` becomes
+/// `X.reduced.ra`, anything else `X.reduced.ra` (a case) or `X.reduced`
+/// (bytes; the extension is fixed by [`write_reduced`]).
+pub fn reduced_path(input: &Path) -> PathBuf {
+    let stem = match input.extension() {
+        Some(e) if e == "ra" => input.with_extension(""),
+        _ => input.to_path_buf(),
+    };
+    let mut s = stem.into_os_string();
+    s.push(".reduced.ra");
+    PathBuf::from(s)
+}
+
+/// Size of an input, in words.
+pub fn describe(i: &Input) -> String {
+    match i {
+        Input::Case(c) => format!(
+            "{} insts, {} blocks",
+            c.func.num_insts(),
+            c.func.num_blocks()
+        ),
+        Input::Bytes(b) => format!("{} bytes", b.len()),
+    }
+}
+
+/// The command that shows the failure of a reduced input again (`n`: how
+/// the target's cases were narrowed).
+pub fn replay_command(by: &ReduceBy, target: &str, n: &Narrowing, path: &Path) -> String {
+    match by {
+        ReduceBy::Predicate(cmd) => format!("sh -c '{cmd} \"$1\"' sh {}", path.display()),
+        ReduceBy::Slow(a) => format!("rafuzz alloc --allocator {a} --repeat 3 {}", path.display()),
+        _ => format!("{} {target} {}", rafuzz_run(n), path.display()),
+    }
+}
+
+/// Writes the reduced input to `path` (a case with a header naming the
+/// failure and the replay command; bytes under `path` without its `.ra`)
+/// and returns where it went.
+pub fn write_reduced(
+    o: &Outcome,
+    path: &Path,
+    from: &Path,
+    by: &ReduceBy,
+    target: &str,
+    n: &Narrowing,
+) -> PathBuf {
+    match &o.reduced {
+        Input::Case(c) => {
+            let what = match by {
+                ReduceBy::Predicate(cmd) => format!("Keeps `{cmd}` true"),
+                ReduceBy::Slow(a) => format!("Keeps {a} slow: {}", o.signature),
+                _ => format!("Fails {target} with: {}", o.signature),
+            };
+            let text = format!(
+                "# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# {what}\n# Replay: {}\n{}",
+                from.display(),
+                describe(&o.original),
+                describe(&o.reduced),
+                replay_command(by, target, n, path),
+                allocator::ir::text::print(c)
+            );
+            let _ = std::fs::write(path, text);
+            path.to_path_buf()
+        }
+        Input::Bytes(b) => {
+            let p = path.with_extension("");
+            let _ = std::fs::write(&p, b);
+            p
+        }
+    }
+}
+
+/// `rafuzz run`, with `--allocator 'cmd:...'` when an outside program is
+/// registered and the narrowing `n` of the cases: the start of every
+/// replay command printed.
+pub fn rafuzz_run(n: &Narrowing) -> String {
+    let mut s = match crate::outside::external::registered() {
+        Some(e) => format!("rafuzz run --allocator 'cmd:{}'", e.command()),
+        None => "rafuzz run".to_string(),
+    };
+    for word in n.args() {
+        s.push(' ');
+        s.push_str(&word);
+    }
+    s
+}

@@ -1,0 +1,171 @@
+//! Every allocator of ours, as the registry lists them, on the
+//! hand-written valid cases, ten thousand small generated cases and the
+//! regression corpus: both oracles accept each allocation.
+
+use allocator::ir::text::parse_and_validate;
+use allocator::Allocator;
+use checker::interp;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+
+/// Our allocators: the registry's entries of our own family.
+fn ours() -> impl Iterator<Item = &'static dyn Allocator> {
+    fuzz_targets::registry::entries()
+        .iter()
+        .filter(|e| e.family == fuzz_targets::registry::Family::Ours)
+        .map(|e| e.allocator())
+}
+
+/// The checker with dense liveness rows and with sparse sets: both must
+/// report the same errors (as in checker/tests/oracles.rs).
+fn check(
+    f: &allocator::Function,
+    env: &allocator::MachineEnv,
+    out: &allocator::Output,
+) -> Vec<checker::CheckError> {
+    let errs = checker::check(f, env, out);
+    let sparse = checker::Checker::default().check_with_sparse_liveness(f, env, out);
+    assert_eq!(errs, sparse, "dense and sparse liveness disagree");
+    errs
+}
+
+fn files(sub: &str) -> Vec<PathBuf> {
+    allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
+}
+
+#[test]
+fn every_allocator_passes_both_oracles_on_every_valid_case() {
+    for a in ours() {
+        for path in files("valid") {
+            let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap()).unwrap();
+            let out = a
+                .run(&case.func, &case.machine)
+                .unwrap_or_else(|e| panic!("{} on {}: {e}", a.name(), path.display()));
+            let errs = check(&case.func, &case.machine, &out);
+            assert!(
+                errs.is_empty(),
+                "{} on {}: {}",
+                a.name(),
+                path.display(),
+                errs[0]
+            );
+            for seed in 0..4 {
+                interp::run(&case.func, &out, seed, 10_000)
+                    .unwrap_or_else(|d| panic!("{} on {}: {d}", a.name(), path.display()));
+            }
+        }
+    }
+}
+
+/// Small generated functions (inputs of up to 600 bytes), through every
+/// allocator and both oracles. No allocator may refuse one: the generator
+/// only makes feasible cases, and none uses a shape an allocator of ours
+/// declares unsupported. `ORACLES_ALLOCATOR=NAME` runs one allocator's
+/// share only (for `cargo mutants` on that allocator's files).
+#[test]
+fn every_allocator_on_ten_thousand_generated_cases() {
+    let config = ssagen::Config::default();
+    let only = std::env::var("ORACLES_ALLOCATOR").ok();
+    for a in ours() {
+        if only.as_deref().is_some_and(|n| n != a.name()) {
+            continue;
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(10);
+        let mut insts = 0;
+        for n in 0..10_000 {
+            let len = rng.gen_range(0..=600);
+            let bytes: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let case = ssagen::generate_from_bytes(&bytes, &config);
+            insts += case.func.num_insts();
+            let out = a.run(&case.func, &case.machine).unwrap_or_else(|e| {
+                panic!(
+                    "{} on input {n}: {e}\n{}",
+                    a.name(),
+                    allocator::ir::text::print(&case)
+                )
+            });
+            let errs = check(&case.func, &case.machine, &out);
+            if let Some(e) = errs.first() {
+                let mut c = case.clone();
+                c.output = Some(out);
+                panic!(
+                    "{} on input {n}: {e}\n{}",
+                    a.name(),
+                    allocator::ir::text::print(&c)
+                );
+            }
+            interp::run(&case.func, &out, n as u64, 2_000)
+                .unwrap_or_else(|d| panic!("{} on input {n}: {d}", a.name()));
+        }
+        assert!(insts > 100_000, "only {insts} instructions");
+    }
+}
+
+/// `tests/regressions/*.ra`: every bug the fuzzers found in this
+/// repository, reduced; replayed through every allocator and both oracles.
+/// A bug in an oracle (`# Fails without the fix: oracle ...`) carries the
+/// allocation it misjudged and its exact `# error:` lines (none: correct).
+#[test]
+fn regression_corpus_passes_every_allocator_and_both_oracles() {
+    let cases = files("../regressions");
+    assert!(!cases.is_empty());
+    for path in cases {
+        let src = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            src.starts_with("# Bug: "),
+            "{}: the first line names the bug",
+            path.display()
+        );
+        let fails = src
+            .lines()
+            .find_map(|l| l.strip_prefix("# Fails without the fix: "))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: no `# Fails without the fix: allocator NAME, oracle ...` \
+                     (or `oracle NAME ...`) line",
+                    path.display()
+                )
+            });
+        let oracle_bug = fails.starts_with("oracle ");
+        assert!(
+            oracle_bug
+                || ours().any(|a| {
+                    fails.starts_with(&format!("allocator {},", a.name()))
+                        && fails.contains("oracle")
+                }),
+            "{}: the Fails line names a registered allocator and an oracle, or an oracle",
+            path.display()
+        );
+        let (case, map) = parse_and_validate(src.as_bytes())
+            .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
+        if oracle_bug {
+            let out = case.output.as_ref().expect("the allocation it misjudged");
+            let expected: Vec<&str> = src
+                .lines()
+                .filter_map(|l| l.strip_prefix("# error: "))
+                .collect();
+            let got: Vec<String> = check(&case.func, &case.machine, out)
+                .iter()
+                .map(|e| format!("{}: {} [{}]", map.locate(e.site), e.message, e.kind.name()))
+                .collect();
+            assert_eq!(got, expected, "{}", path.display());
+        }
+        for a in ours() {
+            let out = a
+                .run(&case.func, &case.machine)
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), a.name()));
+            let errs = check(&case.func, &case.machine, &out);
+            assert!(
+                errs.is_empty(),
+                "{}: {}: {}",
+                path.display(),
+                a.name(),
+                errs[0]
+            );
+            for seed in 0..16 {
+                interp::run(&case.func, &out, seed, 10_000)
+                    .unwrap_or_else(|d| panic!("{}: {}: {d}", path.display(), a.name()));
+            }
+        }
+    }
+}
