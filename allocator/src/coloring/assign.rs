@@ -26,8 +26,9 @@ use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{limit_mask, OperandConstraint};
-use crate::ir::output::{Allocation, Move, Output};
-use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::ir::output::{Allocation, Output};
+use crate::move_sets::EditQueue;
+use crate::moves::{MoveContext, ParallelMove};
 
 const PHASE_EDGE_IN: u8 = 0;
 const PHASE_SPLIT: u8 = 1;
@@ -226,10 +227,8 @@ struct Run<'a> {
     alloc_mask: [u64; 3],
     allocatable: PRegSet,
     allocs: Vec<Allocation>,
-    edits: Vec<(ProgPoint, u8, u32, Move)>,
-    resolver: MoveResolver,
-    set: Vec<ParallelMove>,
-    out: Vec<Move>,
+    /// The moves, gathered in `moves.set` and resolved per point and phase.
+    moves: EditQueue,
     /// Temporary slots for the instruction being placed start here.
     temp_base: usize,
     victims: Vec<usize>,
@@ -283,10 +282,7 @@ pub fn assign(
         alloc_mask: env.allocatable_set().class_masks(),
         allocatable: env.allocatable_set(),
         allocs: vec![Allocation::None; f.num_operands()],
-        edits: Vec::new(),
-        resolver: MoveResolver::new(),
-        set: Vec::new(),
-        out: Vec::new(),
+        moves: EditQueue::new(),
         temp_base: homes.slots + 2,
         victims: Vec::new(),
         spill_all_present,
@@ -313,7 +309,7 @@ pub fn assign(
         run.victims.dedup();
         return Ok(Assigned::Spill(run.victims));
     }
-    run.edits.sort_by_key(|e| (e.0, e.1, e.2));
+    let edits = run.moves.into_edits();
     // Slots in use: homes, the resolver's two and temporaries, where any
     // location names them.
     let slot = |a: &Allocation| match a {
@@ -323,13 +319,13 @@ pub fn assign(
     let num_spillslots = run
         .allocs
         .iter()
-        .chain(run.edits.iter().flat_map(|e| [&e.3.from, &e.3.to]))
+        .chain(edits.iter().flat_map(|e| [&e.1.from, &e.1.to]))
         .map(slot)
         .max()
         .unwrap_or(0);
     Ok(Assigned::Done(Output {
         allocs: run.allocs,
-        edits: run.edits.into_iter().map(|e| (e.0, e.3)).collect(),
+        edits,
         num_spillslots,
     }))
 }
@@ -377,11 +373,11 @@ impl Run<'_> {
         (early, late)
     }
 
-    /// Resolves `self.set` as one parallel move at `point`, in `phase`; the
-    /// resolver may use as scratch the allocatable registers not in `busy`
-    /// (per class: the registers some value holds there).
+    /// Resolves `self.moves.set` as one parallel move at `point`, in
+    /// `phase`; the resolver may use as scratch the allocatable registers
+    /// not in `busy` (per class: the registers some value holds there).
     fn flush(&mut self, point: ProgPoint, phase: u8, busy: [u64; 3]) {
-        if self.set.is_empty() {
+        if self.moves.set.is_empty() {
             return;
         }
         let m = self.allocatable.class_masks();
@@ -403,13 +399,7 @@ impl Run<'_> {
                 SpillSlot::new(self.homes.slots + 1),
             ],
         };
-        self.out.clear();
-        self.resolver.resolve(&self.set, &ctx, &mut self.out);
-        for &m in &self.out {
-            let seq = self.edits.len() as u32;
-            self.edits.push((point, phase, seq, m));
-        }
-        self.set.clear();
+        self.moves.flush(point, phase, &ctx);
     }
 
     /// Split groups entering or leaving a hole just before `i` (within its
@@ -441,7 +431,7 @@ impl Run<'_> {
             let prev = Inst::new(i.index() - 1);
             let (a, b) = (homes.at(z, prev), homes.at(z, i));
             if live_before && a != b {
-                self.set.push(ParallelMove {
+                self.moves.set.push(ParallelMove {
                     from: a,
                     to: b,
                     class: RegClass::from_index(self.g.class[z] as usize),
@@ -603,7 +593,7 @@ impl Run<'_> {
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
             if op.is_use() && a != self.home(op.vreg(), i) {
-                self.set.push(ParallelMove {
+                self.moves.set.push(ParallelMove {
                     from: self.home(op.vreg(), i),
                     to: a,
                     class: op.class(),
@@ -630,7 +620,7 @@ impl Run<'_> {
         }
         if !f.is_branch(i) {
             // A def nothing reads stays where it was written.
-            self.set.extend(
+            self.moves.set.extend(
                 stores
                     .iter()
                     .filter(|(v, _)| super::facts::has(live, v.index()))
@@ -822,7 +812,7 @@ impl Run<'_> {
                 // A parameter nothing reads is not written: it may share
                 // a register with a live one.
                 if from != to && facts.is_read(p) {
-                    self.set.push(ParallelMove {
+                    self.moves.set.push(ParallelMove {
                         from,
                         to,
                         class: p.class(),
@@ -839,7 +829,7 @@ impl Run<'_> {
                     }
                     let (from, to) = (self.homes.at(z, i), self.homes.at(z, first));
                     if from != to {
-                        self.set.push(ParallelMove {
+                        self.moves.set.push(ParallelMove {
                             from,
                             to,
                             class: RegClass::from_index(self.g.class[z] as usize),
@@ -850,7 +840,7 @@ impl Run<'_> {
             if effective_preds(f, s) == 1 {
                 // A def goes where its value is read on.
                 let live_in = facts.live_in(s);
-                self.set.extend(
+                self.moves.set.extend(
                     stores
                         .iter()
                         .filter(|(v, _)| super::facts::has(live_in, v.index()))
@@ -859,7 +849,7 @@ impl Run<'_> {
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, busy);
             } else {
                 if !stores.is_empty() {
-                    self.set.clear();
+                    self.moves.set.clear();
                     return Err(AllocError::Unsupported(format!(
                         "{i}: a def of this branch must be moved to its home, but the branch jumps to {s}, which has several predecessors"
                     )));

@@ -22,13 +22,13 @@ use super::part::Loc;
 use super::ranges::{members, Ranges};
 use super::scan::Scanned;
 use crate::analysis::cfg;
-use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::OperandConstraint;
 use crate::ir::output::{Allocation, Output};
-use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::move_sets::resolve_grouped;
+use crate::moves::{MoveContext, ParallelMove};
 
 const EDGE_IN: u8 = 0;
 const SPLIT: u8 = 1;
@@ -281,16 +281,8 @@ pub fn assemble(
         }
     }
 
-    // Group by (instruction, phase), keeping the order within each group:
-    // a counting sort, as every point is the "before" point of some
-    // instruction.
+    // Every point is the "before" point of some instruction.
     debug_assert!(moves.iter().all(|m| m.0 == ProgPoint::before(m.0.inst())));
-    let (_, moves) = counting_sorted(
-        4 * f.num_insts(),
-        moves.len(),
-        |i| Some(4 * moves[i].0.inst().index() + moves[i].1 as usize),
-        |i| moves[i],
-    );
     let alloc_mask = env.allocatable_set().class_masks();
     // Registers free around the moves before the instruction at linear
     // slot `n`: held neither at it nor at the one before.
@@ -300,28 +292,22 @@ pub fn assemble(
             alloc_mask[c] & !busy
         }))
     };
-    let mut ctx = MoveContext {
+    let ctx = MoveContext {
         env,
         free: PRegSet::empty(),
         extra_slots: [SpillSlot(num_slots), SpillSlot(num_slots + 1)],
     };
-    let mut resolver = MoveResolver::new();
-    let mut edits = Vec::with_capacity(moves.len());
-    let mut set = Vec::new();
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < moves.len() {
-        let key = (moves[k].0, moves[k].1);
-        set.clear();
-        while k < moves.len() && (moves[k].0, moves[k].1) == key {
-            set.push(moves[k].2);
-            k += 1;
-        }
-        out.clear();
-        ctx.free = free_before(layout.pos[key.0.inst().index()].slot());
-        resolver.resolve(&set, &ctx, &mut out);
-        edits.extend(out.iter().map(|&m| (key.0, m)));
-    }
+    let edits = resolve_grouped(
+        ctx,
+        f.num_insts(),
+        4,
+        &moves,
+        |m| (m.0.inst(), m.1 as usize),
+        |i, group, set| {
+            set.extend(group.iter().map(|m| m.2));
+            free_before(layout.pos[i.index()].slot())
+        },
+    );
     let used = |a: Allocation| a.as_stack().map_or(0, |s| s.index() + 1);
     let num_spillslots = allocs
         .iter()
