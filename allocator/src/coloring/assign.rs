@@ -15,10 +15,11 @@
 //! registers it is short of. The next round colours again with the victims
 //! on the stack.
 
-use super::facts::{members, Facts, Row};
+use super::facts::{Facts, Row};
 use super::graph::{present_at, reuser, span, Graph};
 use super::select::{score, Home};
 use super::split::{inside, Intervals, Members};
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
@@ -347,7 +348,7 @@ impl Run<'_> {
             _ => None,
         };
         let (mut early, mut late) = ([0u64; 3], [0u64; 3]);
-        for v in members(live) {
+        for v in dense::members(live) {
             if ops.iter().any(|o| o.is_def() && o.vreg().index() == v) {
                 continue;
             }
@@ -426,7 +427,7 @@ impl Run<'_> {
                     defined |= op.is_def();
                     used |= op.is_use();
                 }
-                used || (super::facts::has(live, v) && !defined)
+                used || (dense::contains(live, v) && !defined)
             });
             let prev = Inst::new(i.index() - 1);
             let (a, b) = (homes.at(z, prev), homes.at(z, i));
@@ -623,7 +624,7 @@ impl Run<'_> {
             self.moves.set.extend(
                 stores
                     .iter()
-                    .filter(|(v, _)| super::facts::has(live, v.index()))
+                    .filter(|(v, _)| dense::contains(live, v.index()))
                     .map(|s| s.1),
             );
             self.flush(ProgPoint::after(i), 0, busy);
@@ -733,7 +734,7 @@ impl Run<'_> {
             .iter()
             .enumerate()
             .any(|(j, o)| j != k && o.is_use() && self.g.find(o.vreg().index()) == g);
-        let group_lives_on = members(live).any(|v| self.g.find(v) == g);
+        let group_lives_on = dense::members(live).any(|v| self.g.find(v) == g);
         !others_read && !group_lives_on
     }
 
@@ -755,7 +756,7 @@ impl Run<'_> {
         // Present values, and the parameters edge moves write before a
         // branch into a join.
         let params = join_params(self.f, i).map_or(&[][..], |(_, params)| params);
-        let holders = members(&present)
+        let holders = dense::members(&present)
             .chain(params.iter().map(|p| p.index()))
             .map(|v| g.find(v))
             .filter(|&r| {
@@ -770,7 +771,7 @@ impl Run<'_> {
         if self.spill_all_present && best.is_some() {
             // Every group of the class present: whichever of them the next
             // colouring gives the register would hold it here too.
-            for v in members(&present) {
+            for v in dense::members(&present) {
                 let r = g.find(v);
                 if g.class[r] as usize == c {
                     self.victims.push(r);
@@ -824,7 +825,7 @@ impl Run<'_> {
             if let Some(members) = &self.homes.members {
                 let live_in = facts.live_in(s);
                 for &z in &self.homes.split {
-                    if !members.of(z).any(|v| super::facts::has(live_in, v)) {
+                    if !members.of(z).any(|v| dense::contains(live_in, v)) {
                         continue;
                     }
                     let (from, to) = (self.homes.at(z, i), self.homes.at(z, first));
@@ -843,7 +844,7 @@ impl Run<'_> {
                 self.moves.set.extend(
                     stores
                         .iter()
-                        .filter(|(v, _)| super::facts::has(live_in, v.index()))
+                        .filter(|(v, _)| dense::contains(live_in, v.index()))
                         .map(|s| s.1),
                 );
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, busy);

@@ -14,8 +14,9 @@
 //! in no home present there.
 
 use super::assign::Homes;
-use super::facts::{members, Facts};
+use super::facts::Facts;
 use super::graph::Graph;
+use crate::analysis::bitset::dense;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, ProgPoint};
 use crate::ir::output::{Allocation, Move, Output};
@@ -182,7 +183,7 @@ fn held(
                 row[r.class().index()] |= 1 << r.hw();
             }
         };
-        for v in members(live) {
+        for v in dense::members(live) {
             mark(homes.at(g.find(v), i));
         }
         for op in f.inst_operands(i).iter().filter(|o| !o.is_nonalloc()) {

@@ -20,7 +20,8 @@
 //! it is live across or written there, nor in the register a `fixed`
 //! operand of another value needs at a point where it is present.
 
-use super::facts::{has, members, set, Facts, Row};
+use super::facts::{Facts, Row};
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::join_successor;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, VReg};
@@ -112,7 +113,7 @@ impl Graph {
 
     /// Whether groups (representatives) `a` and `b` interfere.
     pub fn interferes(&self, a: usize, b: usize) -> bool {
-        has(self.row(a), b)
+        dense::contains(self.row(a), b)
     }
 
     fn add_edge(&mut self, a: usize, b: usize) {
@@ -120,21 +121,21 @@ impl Graph {
             return;
         }
         let w = self.words;
-        set(&mut self.bits[a * w..(a + 1) * w], b);
-        set(&mut self.bits[b * w..(b + 1) * w], a);
+        dense::insert(&mut self.bits[a * w..(a + 1) * w], b);
+        dense::insert(&mut self.bits[b * w..(b + 1) * w], a);
     }
 
     /// The representatives that interfere with representative `g`.
     pub fn neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
-        members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
+        dense::members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
     }
 
     /// Merges group `x` into group `y` (both representatives).
     fn union(&mut self, x: usize, y: usize) {
         let w = self.words;
         let xs: Row = self.row(x).to_vec();
-        for z in members(&xs) {
-            set(&mut self.bits[z * w..(z + 1) * w], y);
+        for z in dense::members(&xs) {
+            dense::insert(&mut self.bits[z * w..(z + 1) * w], y);
         }
         for (k, word) in xs.into_iter().enumerate() {
             self.bits[y * w + k] |= word;
@@ -195,7 +196,7 @@ impl Graph {
             .map(|(a, b)| a | b)
             .collect();
         let mut significant = 0;
-        for z in members(&both) {
+        for z in dense::members(&both) {
             if self.parent[z] as usize != z || z == x || z == y {
                 continue;
             }
@@ -271,7 +272,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
             if !facts.is_read(*p) {
                 continue;
             }
-            for v in members(&live) {
+            for v in dense::members(&live) {
                 g.add_edge(p.index(), v);
             }
             for q in &params[..k] {
@@ -358,7 +359,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
     for r in f.inst_clobbers(i) {
         clobbered[r.class().index()] |= 1 << r.hw();
     }
-    for v in members(live) {
+    for v in dense::members(live) {
         g.area[v] += freq;
         // Live after the instruction: across its clobbers (defs of `i`
         // included, which may not be written to a clobbered register).
@@ -379,7 +380,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
         if op.is_def() {
             g.cost[v] += freq;
             g.exclude(v, i, clobbered[c]);
-            for w in members(live) {
+            for w in dense::members(live) {
                 g.add_edge(v, w);
             }
             for (j, other) in ops.iter().enumerate() {
@@ -424,7 +425,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             // of the register.
             let (early, late) = span(ops, k);
             present_at(f, i, live, early, late, present);
-            for w in members(present) {
+            for w in dense::members(present) {
                 if w != v && g.class[w] as usize == c {
                     g.exclude(w, i, 1 << r.hw());
                 }
@@ -468,9 +469,9 @@ pub fn present_at(f: &Function, i: Inst, live: &[u64], early: bool, late: bool, 
         let (e, l) = span(ops, k);
         let v = op.vreg().index();
         if (e && early) || (l && late) {
-            set(out, v);
+            dense::insert(out, v);
         } else if op.is_def() {
-            super::facts::unset(out, v);
+            dense::remove(out, v);
         }
     }
 }

@@ -16,7 +16,8 @@
 //! what a branch into a join reads is present at the top of the join too,
 //! since that edge's moves run before the branch.
 
-use super::facts::{members, Facts};
+use super::facts::Facts;
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::ir::function::Function;
 use crate::ir::operand::{Operand, OperandConstraint};
@@ -71,7 +72,7 @@ impl Points {
             let insts = f.block_insts(b);
             let (first, last) = (insts.first().index() as u32, insts.last().index() as u32);
             let freq = facts.freq[b.index()];
-            for v in members(facts.live_in(b)) {
+            for v in dense::members(facts.live_in(b)) {
                 touch(v, first, &mut lo, &mut hi, &mut touched);
             }
             // A parameter nothing reads is never written: not present.
@@ -98,7 +99,7 @@ impl Points {
                     }
                 }
             }
-            for v in members(facts.live_out(b)) {
+            for v in dense::members(facts.live_out(b)) {
                 touch(v, last, &mut lo, &mut hi, &mut touched);
             }
             for (t, &s) in f.block_succs(b).iter().enumerate() {

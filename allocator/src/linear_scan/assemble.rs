@@ -21,6 +21,7 @@ use super::layout::{Layout, Pos};
 use super::part::Loc;
 use super::ranges::{members, Ranges};
 use super::scan::Scanned;
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
@@ -166,12 +167,12 @@ pub fn assemble(
     // The values an edge may move: those with homes in several locations,
     // and those a branch defines (stored on its edges). Any other value is
     // where it was.
-    let mut may_move = vec![0u64; nv.div_ceil(64)];
+    let mut may_move = vec![0u64; dense::words(nv)];
     for v in 0..nv {
         let d = r.def_inst[v];
         let h = homes.of(v);
         if h.iter().any(|x| x.2 != h[0].2) || d.is_valid() && f.opcode(d).is_terminator() {
-            may_move[v / 64] |= 1 << (v % 64);
+            dense::insert(&mut may_move, v);
         }
     }
     // Per block, the values an edge falling through into it (from the block
@@ -356,7 +357,6 @@ fn sink_defs_into_slots(
     // Per vreg: the index of its def's allocation, for the values considered.
     let mut def_op = vec![NO; nv];
     let mut def_any = vec![false; nv];
-    let mut considered = vec![0u64; nv.div_ceil(64)];
     let mut any = false;
     for v in 0..nv {
         let d = r.def_inst[v];
@@ -375,7 +375,6 @@ fn sink_defs_into_slots(
         if let Some(k) = ops.iter().position(|o| o.is_def() && o.vreg().index() == v) {
             def_op[v] = (base + k) as u32;
             def_any[v] = ops[k].constraint() == OperandConstraint::Any;
-            considered[v / 64] |= 1 << (v % 64);
             any = true;
         }
     }

@@ -3,6 +3,7 @@
 //! ([`Boundary`]), and the operations on them (meet, the parameter
 //! substitution along an edge, pruning by liveness marks).
 
+use allocator::analysis::bitset::dense;
 use allocator::VReg;
 use smallvec::SmallVec;
 
@@ -30,28 +31,13 @@ pub(super) fn pair_vreg(p: u64) -> u32 {
     p as u32
 }
 
-/// Sets (`on`) or clears vreg `v`'s bit.
-#[inline]
-pub(super) fn mark(marks: &mut [u64], v: usize, on: bool) {
-    if on {
-        marks[v / 64] |= 1 << (v % 64);
-    } else {
-        marks[v / 64] &= !(1 << (v % 64));
-    }
-}
-
-#[inline]
-pub(super) fn is_marked(marks: &[u64], v: u32) -> bool {
-    (marks[v as usize / 64] >> (v % 64)) & 1 != 0
-}
-
 /// Copies the pairs of `src` whose vreg is marked to `dst[w..]` and returns
 /// the new end; `dst` must have room for all of `src`.
 #[inline]
 pub(super) fn keep_marked(src: &[u64], marks: &[u64], dst: &mut [u64], mut w: usize) -> usize {
     for &x in src {
         dst[w] = x;
-        w += is_marked(marks, pair_vreg(x)) as usize;
+        w += dense::contains(marks, pair_vreg(x) as usize) as usize;
     }
     w
 }
@@ -68,7 +54,7 @@ pub(super) fn substitute(
     edge: &mut Boundary,
 ) {
     for v in params.iter().chain(args) {
-        mark(marks, v.index(), true);
+        dense::insert(marks, v.index());
     }
     edge.clear();
     // A parameter joins the location group of its argument's pair: sort
@@ -83,7 +69,7 @@ pub(super) fn substitute(
             }
             (group, group_loc) = (edge.len(), l);
         }
-        if !is_marked(marks, v) {
+        if !dense::contains(marks, v as usize) {
             edge.push(x);
             continue;
         }
@@ -101,7 +87,7 @@ pub(super) fn substitute(
         edge[group..].sort_unstable();
     }
     for v in params.iter().chain(args) {
-        mark(marks, v.index(), false);
+        dense::remove(marks, v.index());
     }
 }
 

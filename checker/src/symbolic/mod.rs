@@ -21,6 +21,7 @@
 //! machine, spill slot bounds, register classes, interference inside one
 //! instruction, defs in clobbered registers and the placement of edits.
 
+use allocator::analysis::bitset::dense;
 use allocator::analysis::cfg::{postorder, reverse_postorder};
 use allocator::analysis::liveness;
 use allocator::counting_sort::counting_sort;
@@ -173,7 +174,7 @@ impl Checker {
         self.is_touched.resize(nlocs, false);
         for m in [&mut self.marks, &mut self.edge_marks] {
             m.clear();
-            m.resize(f.num_vregs().div_ceil(64), 0);
+            m.resize(dense::words(f.num_vregs()), 0);
         }
         self.group_edits(f, out);
         let nb = f.num_blocks();
@@ -362,7 +363,7 @@ impl Checker {
         }
         for t in 0..f.block_succs(b).len() {
             for a in f.branch_args(b, t) {
-                mark(&mut self.marks, a.index(), true);
+                dense::insert(&mut self.marks, a.index());
             }
         }
         self.merge_out();
@@ -413,7 +414,7 @@ impl Checker {
             }
             for &v in Self::cell_vregs(multi, &cells[l as usize]) {
                 next_out[w] = pair(l, v);
-                w += is_marked(marks, v) as usize;
+                w += dense::contains(marks, v as usize) as usize;
             }
         }
         w = keep_marked(&base[i..], marks, next_out, w);
