@@ -108,3 +108,54 @@ pub(super) fn intersect(acc: &mut Boundary, other: &[u64]) {
     }
     acc.truncate(w);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator::RegClass;
+
+    fn v(i: usize) -> VReg {
+        VReg::new(i, RegClass::Int)
+    }
+
+    #[test]
+    fn substitution_renames_arguments_drops_parameters_and_clears_its_marks() {
+        // Location 1 holds {v5, v7, v9}, 2 holds {v5}, 3 holds {v9}; the
+        // edge passes v9 to parameter v2 and v5 to parameter v7.
+        let out = vec![pair(1, 5), pair(1, 7), pair(1, 9), pair(2, 5), pair(3, 9)];
+        let mut marks = vec![0u64; 1];
+        let mut edge = Vec::new();
+        substitute(&out, &[v(2), v(7)], &[v(9), v(5)], &mut marks, &mut edge);
+        assert_eq!(
+            edge,
+            vec![
+                pair(1, 2),
+                pair(1, 5),
+                pair(1, 7),
+                pair(1, 9),
+                pair(2, 5),
+                pair(2, 7),
+                pair(3, 2),
+                pair(3, 9),
+            ]
+        );
+        assert_eq!(marks, vec![0], "marks are clear again");
+        // Without parameters nothing changes.
+        substitute(&out, &[], &[], &mut marks, &mut edge);
+        assert_eq!(edge, out);
+        // One parameter and one argument, each alone in its word of marks.
+        let mut marks = vec![0u64; 2];
+        substitute(&[pair(4, 3)], &[v(70)], &[v(3)], &mut marks, &mut edge);
+        assert_eq!(edge, vec![pair(4, 3), pair(4, 70)]);
+        assert_eq!(marks, vec![0, 0], "marks are clear again");
+    }
+
+    #[test]
+    fn intersection_keeps_common_pairs() {
+        let mut acc = vec![pair(0, 1), pair(0, 2), pair(1, 1), pair(4, 4)];
+        intersect(&mut acc, &[pair(0, 2), pair(1, 1), pair(2, 0), pair(4, 4)]);
+        assert_eq!(acc, vec![pair(0, 2), pair(1, 1), pair(4, 4)]);
+        intersect(&mut acc, &[]);
+        assert!(acc.is_empty());
+    }
+}
