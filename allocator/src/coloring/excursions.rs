@@ -13,9 +13,9 @@
 //! the register taken is in no operand, move or clobber of the stretch and
 //! in no home present there.
 
-use super::assign::Homes;
 use super::facts::Facts;
 use super::graph::Graph;
+use super::homes::Homes;
 use crate::analysis::bitset::dense;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, ProgPoint};

@@ -1,5 +1,6 @@
 use super::*;
 use crate::coloring::graph::{build, Coalescing};
+use crate::coloring::select::Home;
 use crate::ir::text::{parse_and_validate, print_allocation};
 
 /// Assigns `function` (on a machine whose classes have `regs`) with the
