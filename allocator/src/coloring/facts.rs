@@ -189,16 +189,8 @@ mod tests {
     #[test]
     fn rows_of_several_words_per_block() {
         let n = 70;
-        let mut src = String::from(
-            "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
-  block0:
-",
-        );
+        let mut src = crate::fixtures::int_machine("p0i");
+        src += "function\n  block0:\n";
         for v in 0..n {
             src += &format!("    inst{v}: op def:v{v}i:any\n");
         }

@@ -183,18 +183,12 @@ fn offsets(n: usize, keys: impl Iterator<Item = u32>) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const MACHINE: &str = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+    use crate::fixtures::int_machine;
 
     #[test]
     fn presence_references_and_spill_costs() {
         let src = &format!(
-            "{MACHINE}function
+            "{}function
   block0:
     inst0: op def:v0i:reg def:v1i:any
     inst1: branch -> block1(v1i)
@@ -206,7 +200,8 @@ end
   block3:
     inst5: ret
 end
-"
+",
+            int_machine("p0i-p1i")
         );
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;
@@ -244,7 +239,7 @@ end
     #[test]
     fn a_branch_def_is_pinned_and_a_join_branch_read_reaches_the_top() {
         let src = &format!(
-            "{MACHINE}function
+            "{}function
   block0:
     inst0: branch def:v0i:reg -> block1(), block2()
   block1:
@@ -254,7 +249,8 @@ end
   block3:
     inst3: ret
 end
-"
+",
+            int_machine("p0i-p1i")
         );
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;

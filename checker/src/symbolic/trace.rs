@@ -140,15 +140,12 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use allocator::fixtures::int_machine;
     use allocator::ir::text::parse_and_validate;
     use allocator::Inst;
 
+    /// The function and allocation, on two int registers.
     const CASE: &str = "\
-machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
 function
   block0:
     inst0: op def:v0i:reg
@@ -168,7 +165,8 @@ end
 
     #[test]
     fn reports_every_write_and_block_entries() {
-        let (case, _) = parse_and_validate(CASE.as_bytes()).unwrap();
+        let src = format!("{}{CASE}", int_machine("p0i-p1i"));
+        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
         let out = case.output.as_ref().unwrap();
         let t = trace(&case.func, &case.machine, out);
         assert!(t.errors.is_empty());

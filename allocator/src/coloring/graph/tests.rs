@@ -1,4 +1,5 @@
 use super::*;
+use crate::fixtures::int_machine;
 
 fn graph(src: &str) -> Graph {
     let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
@@ -6,17 +7,10 @@ fn graph(src: &str) -> Graph {
     build(&case.func, &case.machine, &facts, Coalescing::Aggressive)
 }
 
-const MACHINE: &str = "machine
-  int    preferred p0i-p2i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
-
 #[test]
 fn a_group_needs_a_register_for_operands_that_ask_and_for_copies() {
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:any
     inst1: op def:v1i:stack
@@ -30,7 +24,8 @@ fn a_group_needs_a_register_for_operands_that_ask_and_for_copies() {
     inst8: op use:v6i:reg use:v7i:any use:v5i:any use:v9i:any
     inst9: ret use:v2i:any use:v4i:any
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     let needs = |v: usize| g.in_register[g.find(v)];
     // v1i and v2i are one group, the def reusing a slot read; v0i
@@ -56,14 +51,15 @@ fn a_group_asks_for_every_register_its_operands_name() {
     // p0i, v1i's fixed read for p2i, and a parameter nothing reads for
     // nothing.
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:limit(1)
     inst1: branch -> block1(v0i, v0i)
   block1(v1i, v2i):
     inst2: ret use:v1i:fixed(p2i)
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     let r = g.find(0);
     assert_eq!(g.find(1), r);
@@ -75,7 +71,7 @@ end
 #[test]
 fn cost_area_and_masks_follow_uses_loops_and_clobbers() {
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:any
     inst1: branch -> block1()
@@ -87,7 +83,8 @@ fn cost_area_and_masks_follow_uses_loops_and_clobbers() {
   block3:
     inst5: ret use:v0i:any
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     // One def (1), a use in the loop (2 x 4) and one after it (2).
     assert_eq!(g.cost[0], 1.0 + 8.0 + 2.0);
@@ -101,7 +98,7 @@ end
 fn copies_coalesce_only_without_interference_and_with_a_common_register() {
     // v1i's argument v0i is read after v1i is defined: no merge.
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: branch -> block1(v0i)
@@ -109,13 +106,14 @@ fn copies_coalesce_only_without_interference_and_with_a_common_register() {
     inst2: op use:v1i:reg use:v0i:reg
     inst3: ret
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     assert!(g.interferes(0, 1) && g.find(0) != g.find(1));
     // v0i lives across a clobber of p0i and p2i, v1i across one of p1i
     // and p2i: their masks do not meet.
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:any
     inst1: op clobbers(p0i, p2i)
@@ -124,7 +122,8 @@ end
     inst3: op clobbers(p1i, p2i)
     inst4: ret use:v1i:any
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     assert_eq!((g.mask[0], g.mask[1]), (0b010, 0b001));
     assert!(!g.interferes(0, 1) && g.find(0) != g.find(1));
@@ -134,7 +133,7 @@ end
 #[test]
 fn a_joins_parameters_interfere_with_what_the_branch_into_it_reads() {
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:any
     inst1: branch -> block1(v0i)
@@ -146,7 +145,8 @@ fn a_joins_parameters_interfere_with_what_the_branch_into_it_reads() {
   block3:
     inst5: ret
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     // v1i dies where v2i is born, but the back edge's moves write v1i
     // before inst4 reads v2i: they interfere, and stay apart.
@@ -160,7 +160,7 @@ fn a_merged_group_sums_costs_and_areas_and_meets_masks() {
     // a clobber of p2i) and {p0i, p2i} (v1i across one of p1i) meet in
     // p0i.
     let g = graph(&format!(
-        "{MACHINE}function
+        "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op def:v2i:reg clobbers(p2i)
@@ -169,7 +169,8 @@ fn a_merged_group_sums_costs_and_areas_and_meets_masks() {
     inst3: op clobbers(p1i)
     inst4: ret use:v1i:reg use:v2i:reg
 end
-"
+",
+        int_machine("p0i-p2i")
     ));
     let r = g.find(0);
     assert_eq!(g.find(1), r);
@@ -188,7 +189,7 @@ end
 /// More vregs than a row word holds: the matrix is read per word.
 #[test]
 fn rows_of_several_words() {
-    let mut src = format!("{MACHINE}function\n  block0:\n");
+    let mut src = format!("{}function\n  block0:\n", int_machine("p0i-p2i"));
     for v in 0..70 {
         src += &format!("    inst{v}: op def:v{v}i:any\n");
     }
@@ -206,14 +207,7 @@ fn rows_of_several_words() {
 /// by the aggressive coalescing.
 #[test]
 fn conservative_coalescing_keeps_a_copy_that_could_cost_a_colour() {
-    let one = "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
-    let text = format!(
-        "{one}function
+    let function = "function
   block0:
     inst0: op def:v0i:reg
     inst1: op def:v1i:reg
@@ -224,8 +218,8 @@ end
     inst5: op use:v3i:reg use:v2i:any
     inst6: ret use:v2i:reg
 end
-"
-    );
+";
+    let text = format!("{}{function}", int_machine("p0i"));
     let (case, _) = crate::ir::text::parse_and_validate(text.as_bytes()).unwrap();
     let facts = Facts::new(&case.func);
     let aggressive = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
@@ -234,10 +228,7 @@ end
     assert_eq!((g.coalesced, g.refused), (0, 1));
     assert!(!g.briggs(0, 2) && !g.george(0, 2) && !g.george(2, 0));
     // With two registers, v1i and v3i are of insignificant degree.
-    let two = text.replace(
-        "preferred p0i nonpreferred",
-        "preferred p0i-p1i nonpreferred",
-    );
+    let two = format!("{}{function}", int_machine("p0i-p1i"));
     let (case, _) = crate::ir::text::parse_and_validate(two.as_bytes()).unwrap();
     let facts = Facts::new(&case.func);
     let g = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
@@ -253,13 +244,8 @@ end
 fn briggs_and_george_on_a_small_graph() {
     // Two registers. v0i and v3i can merge (no interference); v1i and
     // v2i interfere with both and with each other.
-    let g = graph(
-        "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+    let g = graph(&format!(
+        "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op def:v1i:reg
@@ -269,7 +255,8 @@ function
     inst5: ret use:v1i:reg use:v2i:reg use:v3i:reg
 end
 ",
-    );
+        int_machine("p0i-p1i")
+    ));
     assert!(!g.interferes(0, 3));
     for (a, b) in [(0, 1), (0, 2), (1, 2), (3, 1), (3, 2)] {
         assert!(g.interferes(a, b), "v{a} v{b}");

@@ -1,11 +1,5 @@
 use super::*;
-
-const ONE_INT: &str = "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+use crate::fixtures::int_machine;
 
 /// v1i is read in the loop block1-block2, v0i lives across it and is
 /// read in the loop block4-block5 (`tests/cases/coloring/split_beats_spill.ra`).
@@ -33,7 +27,7 @@ end
 
 /// Runs `check` on a splitter for `function` (on one int register).
 fn with_splitter(function: &str, check: impl FnOnce(&mut Splitter)) {
-    splitter_on(&format!("{ONE_INT}{function}"), check);
+    splitter_on(&format!("{}{function}", int_machine("p0i")), check);
 }
 
 /// Runs `check` on a splitter for the case `src`.
@@ -206,7 +200,7 @@ fn a_neighbour_read_where_it_is_kept_rules_its_register_out() {
 #[test]
 fn a_hole_lengthens_to_the_next_register_read_short_of_the_branch() {
     let src = format!(
-        "{ONE_INT}function
+        "{}function
   block0:
     inst0: op def:v0i:reg def:v1i:reg
     inst1: op
@@ -218,7 +212,8 @@ fn a_hole_lengthens_to_the_next_register_read_short_of_the_branch() {
     inst6: op use:v1i:reg
     inst7: ret
 end
-"
+",
+        int_machine("p0i")
     );
     splitter_on(&src, |s| {
         let mut holes = vec![vec![(1, 1)], vec![(1, 1), (7, 7)]];
@@ -261,7 +256,7 @@ fn a_hole_end_costs_a_reload_only_where_the_register_is_needed_again() {
     // the second case only.
     let src = |tail: &str| {
         format!(
-            "{ONE_INT}function
+            "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op
@@ -270,7 +265,8 @@ fn a_hole_end_costs_a_reload_only_where_the_register_is_needed_again() {
     inst4: op
     inst5: op use:v0i:any
 {tail}end
-"
+",
+            int_machine("p0i")
         )
     };
     splitter_on(&src("    inst6: ret\n"), |s| {
@@ -292,7 +288,7 @@ fn a_hole_end_costs_a_reload_only_where_the_register_is_needed_again() {
 #[test]
 fn containment_ignores_reads_that_take_a_slot() {
     let src = format!(
-        "{ONE_INT}function
+        "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op use:v0i:any
@@ -300,7 +296,8 @@ fn containment_ignores_reads_that_take_a_slot() {
     inst3: op use:v0i:reg
     inst4: ret
 end
-"
+",
+        int_machine("p0i")
     );
     splitter_on(&src, |s| {
         assert!(s.contains(0, &[(1, 2)]));
@@ -513,12 +510,7 @@ end
 fn the_cheapest_register_wins() {
     let src = |reads: &str, clobber: &str| {
         format!(
-            "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+            "{}function
   block0:
     inst0: op def:v0i:reg
     inst1: op def:v1i:reg
@@ -540,7 +532,8 @@ function
   block6:
     inst12: ret
 end
-"
+",
+            int_machine("p0i-p1i")
         )
     };
     let run = |text: String, check: &dyn Fn(&mut Splitter)| splitter_on(&text, check);
