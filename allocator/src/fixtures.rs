@@ -61,6 +61,13 @@ pub fn machine(regs: [&str; 3]) -> String {
     )
 }
 
+/// The machine section most unit tests use: int registers `ints` (a list
+/// such as `p0i-p1i`, maybe followed by more lists), one float and one
+/// vector register.
+pub fn int_machine(ints: &str) -> String {
+    machine([ints, "p0f", "p0v"])
+}
+
 /// `out`'s allocation section as `rafuzz alloc` prints it, each line
 /// trimmed, for tests that look for a few lines of it.
 pub fn allocation_lines(f: &Function, out: &Output) -> String {

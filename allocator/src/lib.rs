@@ -19,6 +19,7 @@ pub mod inst_regs;
 pub mod interface;
 pub mod ir;
 pub mod linear_scan;
+pub mod move_sets;
 pub mod moves;
 pub mod redundant;
 pub mod spill_everywhere;

@@ -18,8 +18,9 @@ use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::limit_mask;
 use crate::ir::operand::{OperandConstraint, OperandPos};
-use crate::ir::output::{Allocation, Move, Output};
-use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::ir::output::{Allocation, Output};
+use crate::move_sets::EditQueue;
+use crate::moves::{MoveContext, ParallelMove};
 
 /// See the module documentation.
 pub struct SpillEverywhere;
@@ -43,11 +44,8 @@ struct Run<'a> {
     f: &'a Function,
     env: &'a MachineEnv,
     allocs: Vec<Allocation>,
-    /// (point, phase, sequence, move), sorted at the end.
-    edits: Vec<(ProgPoint, u8, u32, Move)>,
-    resolver: MoveResolver,
-    set: Vec<ParallelMove>,
-    out: Vec<Move>,
+    /// The moves, gathered in `moves.set` and resolved per point and phase.
+    moves: EditQueue,
     extra: [SpillSlot; 2],
     /// Slots `temp_base..temp_base + max_temps` hold the `any` and `stack`
     /// inputs that a def reuses (and then the def).
@@ -77,10 +75,7 @@ impl<'a> Run<'a> {
             f,
             env,
             allocs: vec![Allocation::None; f.num_operands()],
-            edits: Vec::new(),
-            resolver: MoveResolver::new(),
-            set: Vec::new(),
-            out: Vec::new(),
+            moves: EditQueue::new(),
             extra: [SpillSlot::new(nv), SpillSlot::new(nv + 1)],
             temp_base: nv + 2,
             max_temps: 0,
@@ -99,31 +94,22 @@ impl<'a> Run<'a> {
         for i in self.f.insts() {
             self.inst(i)?;
         }
-        self.edits.sort_by_key(|e| (e.0, e.1, e.2));
         Ok(Output {
             allocs: self.allocs,
-            edits: self.edits.into_iter().map(|e| (e.0, e.3)).collect(),
+            edits: self.moves.into_edits(),
             num_spillslots: self.temp_base + self.max_temps,
         })
     }
 
-    /// Resolves `self.set` as one parallel move at `point`, in `phase`.
+    /// Resolves `self.moves.set` as one parallel move at `point`, in
+    /// `phase`.
     fn flush(&mut self, point: ProgPoint, phase: u8, free: PRegSet) {
-        if self.set.is_empty() {
-            return;
-        }
         let ctx = MoveContext {
             env: self.env,
             free,
             extra_slots: self.extra,
         };
-        self.out.clear();
-        self.resolver.resolve(&self.set, &ctx, &mut self.out);
-        for &m in &self.out {
-            let seq = self.edits.len() as u32;
-            self.edits.push((point, phase, seq, m));
-        }
-        self.set.clear();
+        self.moves.flush(point, phase, &ctx);
     }
 
     fn inst(&mut self, i: Inst) -> Result<(), AllocError> {
@@ -236,7 +222,7 @@ impl<'a> Run<'a> {
                 if let Allocation::Reg(r) = a {
                     loaded.insert(r);
                 }
-                self.set.push(ParallelMove {
+                self.moves.set.push(ParallelMove {
                     from: slot(op.vreg()),
                     to: a,
                     class: op.class(),
@@ -277,21 +263,21 @@ impl<'a> Run<'a> {
             return Ok(());
         }
         if !f.is_branch(i) {
-            self.set.extend_from_slice(stores);
+            self.moves.set.extend_from_slice(stores);
             self.flush(ProgPoint::after(i), 0, self.allocatable);
             return Ok(());
         }
         let b = f.block_of(i);
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                self.set.push(ParallelMove {
+                self.moves.set.push(ParallelMove {
                     from: slot(a),
                     to: slot(p),
                     class: p.class(),
                 });
             }
             if f.block_preds(s).len() == 1 {
-                self.set.extend_from_slice(stores);
+                self.moves.set.extend_from_slice(stores);
                 let first = f.block_insts(s).first();
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, self.allocatable);
             } else {

@@ -1,13 +1,17 @@
-//! A chunked sparse bit set for vreg sets (liveness): the set is a sorted
-//! vector of `(chunk, bits)` pairs, each chunk covering 64 consecutive
-//! indices, and only non-empty chunks are stored.
+//! Bit sets over dense indices (vregs), in two layouts that share one bit
+//! order (member `i` is bit `i % 64` of 64-bit word `i / 64`):
 //!
-//! Vreg sets are sparse over the whole function but dense in small regions
-//! (values defined near each other have near indices), so a few words cover
-//! a block's live set. Sorted chunks, rather than a hash map, make union a
-//! linear merge and iteration ordered.
-//!
-//! Invariant: chunks are strictly increasing and no stored word is zero.
+//! - [`SparseBitSet`], a chunked sparse set: a sorted vector of
+//!   `(chunk, bits)` pairs, each chunk covering 64 consecutive indices, and
+//!   only non-empty chunks stored. Vreg sets are sparse over the whole
+//!   function but dense in small regions (values defined near each other
+//!   have near indices), so a few words cover a block's live set. Sorted
+//!   chunks, rather than a hash map, make union a linear merge and
+//!   iteration ordered. Invariant: chunks are strictly increasing and no
+//!   stored word is zero.
+//! - [`dense`] rows: plain `[u64]` slices of a fixed number of words, for
+//!   sets read and written in hot loops, where a row is a slice of one
+//!   flat array and no operation may allocate.
 
 /// See the module documentation.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
@@ -177,6 +181,46 @@ impl SparseBitSet {
     }
 }
 
+/// Dense bit rows: member `i` of a row is bit `i % 64` of `row[i / 64]`,
+/// the layout of [`SparseBitSet::words`]. A row is any `[u64]` slice (often
+/// one of many in a flat array); nothing here allocates.
+pub mod dense {
+    /// The words a row of members `0..n` needs.
+    #[inline]
+    pub fn words(n: usize) -> usize {
+        n.div_ceil(64)
+    }
+
+    #[inline]
+    pub fn contains(row: &[u64], i: usize) -> bool {
+        row[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    #[inline]
+    pub fn insert(row: &mut [u64], i: usize) {
+        row[i / 64] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    pub fn remove(row: &mut [u64], i: usize) {
+        row[i / 64] &= !(1 << (i % 64));
+    }
+
+    /// The members of a row, in increasing order.
+    pub fn members(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+        row.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut m = bits;
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let b = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+}
+
 impl std::fmt::Debug for SparseBitSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
@@ -236,5 +280,32 @@ mod tests {
         s.remove(130);
         assert!(s.is_empty());
         assert_eq!(s, SparseBitSet::new());
+    }
+
+    #[test]
+    fn dense_rows_match_a_btreeset() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..100 {
+            let span = [1usize, 64, 65, 300][rng.gen_range(0..4)];
+            let mut row = vec![0u64; dense::words(span)];
+            let mut reference = BTreeSet::new();
+            for _ in 0..rng.gen_range(0..80) {
+                let x = rng.gen_range(0..span);
+                if rng.gen_bool(0.6) {
+                    dense::insert(&mut row, x);
+                    reference.insert(x);
+                } else {
+                    dense::remove(&mut row, x);
+                    reference.remove(&x);
+                }
+            }
+            for x in 0..span {
+                assert_eq!(dense::contains(&row, x), reference.contains(&x));
+            }
+            assert_eq!(
+                dense::members(&row).collect::<Vec<_>>(),
+                reference.iter().copied().collect::<Vec<_>>()
+            );
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! are written (SSA forbids an instruction to use what it defines, so the
 //! order only matters for invalid input).
 
-use crate::analysis::bitset::SparseBitSet;
+use crate::analysis::bitset::{dense, SparseBitSet};
 use crate::ir::function::Function;
 use crate::ir::index::{Block, VReg};
 
@@ -70,7 +70,7 @@ pub fn compute(f: &Function, postorder: &[Block]) -> Liveness {
 /// gathered in one backward pass, then `in = gen ∪ (out − kill)` is solved
 /// word by word, with no per-vreg work in the fixpoint.
 pub fn compute_rows(f: &Function, postorder: &[Block]) -> Option<LiveRows> {
-    if f.num_blocks().saturating_mul(f.num_vregs().div_ceil(64)) > DENSE_WORDS {
+    if f.num_blocks().saturating_mul(dense::words(f.num_vregs())) > DENSE_WORDS {
         return None;
     }
     Some(rows_where(f, postorder, |_| true))
@@ -85,14 +85,13 @@ pub fn rows_where(
     postorder: &[Block],
     param_read: impl Fn(VReg) -> bool,
 ) -> LiveRows {
-    let words = f.num_vregs().div_ceil(64);
+    let words = dense::words(f.num_vregs());
     let n = f.num_blocks();
     let row = |b: Block| b.index() * words..(b.index() + 1) * words;
     let mut gen_kill = vec![0u64; 2 * n * words];
     let (gen, kill) = gen_kill.split_at_mut(n * words);
     let mut live_in = vec![0u64; n * words];
     let mut live_out = vec![0u64; n * words];
-    let bit = |v: usize| (v / 64, 1u64 << (v % 64));
     for &b in postorder {
         let (g, k) = (&mut gen[row(b)], &mut kill[row(b)]);
         // Backwards: `gen := (gen − defs) ∪ uses`, instruction by instruction,
@@ -101,27 +100,23 @@ pub fn rows_where(
             let params = f.block_params(s);
             for (k, v) in f.branch_args(b, t).iter().enumerate() {
                 if params.get(k).is_none_or(|&p| param_read(p)) {
-                    let (w, m) = bit(v.index());
-                    g[w] |= m;
+                    dense::insert(g, v.index());
                 }
             }
         }
         for i in f.block_insts(b).iter().rev() {
             let ops = f.inst_operands(i);
             for op in ops.iter().filter(|op| op.is_def()) {
-                let (w, m) = bit(op.vreg().index());
-                g[w] &= !m;
-                k[w] |= m;
+                dense::remove(g, op.vreg().index());
+                dense::insert(k, op.vreg().index());
             }
             for op in ops.iter().filter(|op| op.is_use()) {
-                let (w, m) = bit(op.vreg().index());
-                g[w] |= m;
+                dense::insert(g, op.vreg().index());
             }
         }
         for v in f.block_params(b) {
-            let (w, m) = bit(v.index());
-            g[w] &= !m;
-            k[w] |= m;
+            dense::remove(g, v.index());
+            dense::insert(k, v.index());
         }
     }
     // A worklist seeded in postorder (successors first: an acyclic CFG

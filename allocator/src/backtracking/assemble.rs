@@ -22,13 +22,14 @@ use super::points::{e, inst_of, is_e, l, m, MovePrio, PendingMove, Point, NO_VAL
 use super::process::Allocated;
 use super::slots::Slots;
 use crate::analysis::bitset::SparseBitSet;
-use crate::counting_sort::{counting_sort, counting_sorted};
+use crate::counting_sort::counting_sort;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::OperandConstraint;
 use crate::ir::output::{Allocation, Move};
-use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::move_sets::resolve_grouped;
+use crate::moves::{MoveContext, ParallelMove};
 
 /// Every value's pieces with their locations, sorted per value.
 pub struct Pieces {
@@ -372,66 +373,52 @@ fn resolve(
     num_insts: usize,
     num_slots: u32,
 ) -> Vec<(ProgPoint, Move)> {
-    // Grouped by boundary and priority class, in that order.
-    let (start, sorted) = counting_sorted(
-        num_insts * MovePrio::COUNT,
-        moves.len(),
-        |k| Some(moves[k].0.index() * MovePrio::COUNT + moves[k].1 as usize),
-        |k| moves[k],
-    );
     let alloc = env.allocatable_set();
     let fixed_stack = env.fixed_stack_set();
-    let mut ctx = MoveContext {
+    let ctx = MoveContext {
         env,
         free: PRegSet::empty(),
         extra_slots: [SpillSlot(num_slots), SpillSlot(num_slots + 1)],
     };
-    let mut resolver = MoveResolver::new();
-    let mut edits = Vec::with_capacity(moves.len());
-    let mut set: Vec<ParallelMove> = Vec::new();
-    let mut out = Vec::new();
-    for group in start.windows(2) {
-        let group = &sorted[group[0] as usize..group[1] as usize];
-        let Some(&(i, ..)) = group.first() else {
-            continue;
-        };
-        set.clear();
-        for &(_, _, from, to, class, _) in group {
-            debug_assert!(!from.is_none() && !to.is_none(), "a move {from} -> {to}");
-            if from != to {
-                set.push(ParallelMove { from, to, class });
-            }
-        }
-        if set.is_empty() {
-            continue;
-        }
-        set.sort_unstable_by_key(|mv| mv.to);
-        set.dedup_by_key(|mv| mv.to);
-        let mem = |x: Allocation| !matches!(x, Allocation::Reg(r) if !fixed_stack.contains(r));
-        ctx.free = PRegSet::empty();
-        // Free registers matter only to a cycle (a destination that another
-        // move reads) or a memory-to-memory move.
-        let needs_free = set.iter().any(|mv| mem(mv.from) && mem(mv.to))
-            || set.iter().any(|mv| set.iter().any(|o| o.from == mv.to));
-        if needs_free {
-            let mut classes = 0u8;
-            for mv in &set {
-                classes |= 1 << mv.class.index();
-            }
-            let from = if i.0 > 0 { l(Inst(i.0 - 1)) } else { m(i) };
-            for reg in alloc.iter() {
-                if classes & (1 << reg.class().index()) != 0
-                    && !a.maps.occupied_in(reg, from, e(i) + 1)
-                {
-                    ctx.free.insert(reg);
+    // Grouped by boundary and priority class, in that order.
+    resolve_grouped(
+        ctx,
+        num_insts,
+        MovePrio::COUNT,
+        moves,
+        |mv| (mv.0, mv.1 as usize),
+        |i, group, set| {
+            for &(_, _, from, to, class, _) in group {
+                debug_assert!(!from.is_none() && !to.is_none(), "a move {from} -> {to}");
+                if from != to {
+                    set.push(ParallelMove { from, to, class });
                 }
             }
-        }
-        out.clear();
-        resolver.resolve(&set, &ctx, &mut out);
-        edits.extend(out.iter().map(|&mv| (ProgPoint::before(i), mv)));
-    }
-    edits
+            set.sort_unstable_by_key(|mv| mv.to);
+            set.dedup_by_key(|mv| mv.to);
+            let mem = |x: Allocation| !matches!(x, Allocation::Reg(r) if !fixed_stack.contains(r));
+            let mut free = PRegSet::empty();
+            // Free registers matter only to a cycle (a destination that
+            // another move reads) or a memory-to-memory move.
+            let needs_free = set.iter().any(|mv| mem(mv.from) && mem(mv.to))
+                || set.iter().any(|mv| set.iter().any(|o| o.from == mv.to));
+            if needs_free {
+                let mut classes = 0u8;
+                for mv in set.iter() {
+                    classes |= 1 << mv.class.index();
+                }
+                let from = if i.0 > 0 { l(Inst(i.0 - 1)) } else { m(i) };
+                for reg in alloc.iter() {
+                    if classes & (1 << reg.class().index()) != 0
+                        && !a.maps.occupied_in(reg, from, e(i) + 1)
+                    {
+                        free.insert(reg);
+                    }
+                }
+            }
+            free
+        },
+    )
 }
 
 #[cfg(test)]

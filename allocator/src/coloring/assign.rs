@@ -15,10 +15,11 @@
 //! registers it is short of. The next round colours again with the victims
 //! on the stack.
 
-use super::facts::{members, Facts, Row};
+use super::facts::{Facts, Row};
 use super::graph::{present_at, reuser, span, Graph};
-use super::select::{score, Home};
-use super::split::{inside, Intervals, Members};
+use super::homes::Homes;
+use super::select::score;
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
@@ -26,8 +27,9 @@ use crate::ir::function::Function;
 use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{limit_mask, OperandConstraint};
-use crate::ir::output::{Allocation, Move, Output};
-use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::ir::output::{Allocation, Output};
+use crate::move_sets::EditQueue;
+use crate::moves::{MoveContext, ParallelMove};
 
 const PHASE_EDGE_IN: u8 = 0;
 const PHASE_SPLIT: u8 = 1;
@@ -42,173 +44,6 @@ const ALL_BUSY: [u64; 3] = [u64::MAX; 3];
 pub enum Assigned {
     Done(Output),
     Spill(Vec<usize>),
-}
-
-/// Per group (`others[start[g]..start[g + 1]]`), the vregs on the other
-/// side of each copy it takes part in ([`Graph::copies`], most frequent
-/// first), among the groups `slotted` says take a slot: it takes their slot
-/// when it may, and the copy goes.
-fn slot_ties(g: &Graph, slotted: impl Fn(usize) -> bool) -> (Vec<u32>, Vec<u32>) {
-    let mut ties: Vec<(u32, u32)> = Vec::new();
-    for &(a, b) in &g.copies {
-        if slotted(g.find(a as usize)) && slotted(g.find(b as usize)) {
-            ties.push((a, b));
-            ties.push((b, a));
-        }
-    }
-    let (mut start, mut others) = (Vec::new(), Vec::new());
-    crate::counting_sort::counting_sort(
-        g.n,
-        ties.len(),
-        |k| Some(g.find(ties[k].0 as usize)),
-        |k| ties[k].1,
-        &mut start,
-        &mut others,
-    );
-    (start, others)
-}
-
-/// The location of each group: its register, or the spill slot shared by
-/// the spilled groups it does not interfere with; for a group split by
-/// passive splitting, also its slot and the holes where it is there.
-pub struct Homes {
-    loc: Vec<Allocation>,
-    /// A split group's slot (others: `None`).
-    slot: Vec<Allocation>,
-    holes: Vec<Intervals>,
-    /// `(inst, group)`: a split group's place changes just before `inst`,
-    /// within a block; sorted.
-    events: Vec<(u32, u32)>,
-    members: Option<Members>,
-    /// The groups with holes.
-    split: Vec<usize>,
-    pub slots: usize,
-}
-
-impl Homes {
-    /// Spill slots for the groups `home` puts on the stack and the groups
-    /// with holes, shared by groups that do not interfere (greedy, lowest
-    /// free slot first).
-    pub fn new(f: &Function, g: &Graph, home: &[Home], holes: Vec<Intervals>) -> Homes {
-        let mut loc = vec![Allocation::None; g.n];
-        let mut slot = vec![Allocation::None; g.n];
-        let mut slots = 0;
-        let mut used: Vec<bool> = Vec::new();
-        // Slots are shared within a class only (the graph has no edges
-        // between classes).
-        let mut slot_class: Vec<u8> = Vec::new();
-        let split = |v: usize| holes.get(v).is_some_and(|h| !h.is_empty());
-        let (start, others) = slot_ties(g, |v| home[v] == Home::Stack || split(v));
-        for v in 0..g.n {
-            if g.find(v) != v {
-                continue;
-            }
-            if let Home::Reg(h) = home[v] {
-                loc[v] = Allocation::Reg(PReg::new(
-                    h as usize,
-                    RegClass::from_index(g.class[v] as usize),
-                ));
-                if !split(v) {
-                    continue;
-                }
-            }
-            used.clear();
-            used.extend(slot_class.iter().map(|&c| c != g.class[v]));
-            used.push(false);
-            for z in g.neighbours(v) {
-                for a in [loc[z], slot[z]] {
-                    if let Allocation::Stack(s) = a {
-                        used[s.index()] = true;
-                    }
-                }
-            }
-            let ties = &others[start[v] as usize..start[v + 1] as usize];
-            let partner = ties.iter().find_map(|&z| {
-                let z = g.find(z as usize);
-                [loc[z], slot[z]].into_iter().find_map(|a| match a {
-                    Allocation::Stack(s) if !used[s.index()] => Some(s.index()),
-                    _ => None,
-                })
-            });
-            let s = partner
-                .or_else(|| used.iter().position(|&u| !u))
-                .expect("one more than in use");
-            if s == slots {
-                slot_class.push(g.class[v]);
-                slots += 1;
-            }
-            match home[v] {
-                Home::Stack => loc[v] = Allocation::Stack(SpillSlot::new(s)),
-                Home::Reg(_) => slot[v] = Allocation::Stack(SpillSlot::new(s)),
-            }
-        }
-        let mut events = Vec::new();
-        let block_first = |i: u32| {
-            (i as usize) < f.num_insts() && {
-                let b = f.block_of(Inst::new(i as usize));
-                f.block_insts(b).first().index() == i as usize
-            }
-        };
-        for (z, hole) in holes.iter().enumerate() {
-            for &(s, e) in hole {
-                for i in [s, e + 1] {
-                    if (i as usize) < f.num_insts() && !block_first(i) {
-                        events.push((i, z as u32));
-                    }
-                }
-            }
-        }
-        events.sort_unstable();
-        let split: Vec<usize> = (0..holes.len()).filter(|&z| !holes[z].is_empty()).collect();
-        let members = (!split.is_empty()).then(|| Members::new(g));
-        Homes {
-            loc,
-            slot,
-            holes,
-            events,
-            members,
-            split,
-            slots,
-        }
-    }
-
-    /// How many groups have holes.
-    pub fn split_groups(&self) -> usize {
-        self.split.len()
-    }
-
-    /// The holes that start and end within one block, `(register, slot,
-    /// first, last)`, by first instruction.
-    pub(super) fn stretches(&self, f: &Function) -> Vec<(Allocation, Allocation, u32, u32)> {
-        let mut all: Vec<_> = self
-            .split
-            .iter()
-            .flat_map(|&z| {
-                self.holes[z]
-                    .iter()
-                    .filter(|&&(a, e)| {
-                        (e as usize + 1) < f.num_insts()
-                            && f.block_of(Inst::new(a as usize))
-                                == f.block_of(Inst::new(e as usize + 1))
-                    })
-                    .map(move |&(a, e)| (self.loc[z], self.slot[z], a, e))
-            })
-            .collect();
-        all.sort_unstable_by_key(|s| (s.2, s.3));
-        all
-    }
-
-    /// Where group `r` (a representative) is at instruction `i`.
-    pub(super) fn at(&self, r: usize, i: Inst) -> Allocation {
-        match self.holes.get(r) {
-            Some(h) if !h.is_empty() && inside(h, i.index() as u32) => self.slot[r],
-            _ => self.loc[r],
-        }
-    }
-
-    fn of(&self, g: &Graph, v: VReg, i: Inst) -> Allocation {
-        self.at(g.find(v.index()), i)
-    }
 }
 
 /// For a branch into a join, whose edge moves run before it: the join's
@@ -226,10 +61,8 @@ struct Run<'a> {
     alloc_mask: [u64; 3],
     allocatable: PRegSet,
     allocs: Vec<Allocation>,
-    edits: Vec<(ProgPoint, u8, u32, Move)>,
-    resolver: MoveResolver,
-    set: Vec<ParallelMove>,
-    out: Vec<Move>,
+    /// The moves, gathered in `moves.set` and resolved per point and phase.
+    moves: EditQueue,
     /// Temporary slots for the instruction being placed start here.
     temp_base: usize,
     victims: Vec<usize>,
@@ -283,10 +116,7 @@ pub fn assign(
         alloc_mask: env.allocatable_set().class_masks(),
         allocatable: env.allocatable_set(),
         allocs: vec![Allocation::None; f.num_operands()],
-        edits: Vec::new(),
-        resolver: MoveResolver::new(),
-        set: Vec::new(),
-        out: Vec::new(),
+        moves: EditQueue::new(),
         temp_base: homes.slots + 2,
         victims: Vec::new(),
         spill_all_present,
@@ -313,7 +143,7 @@ pub fn assign(
         run.victims.dedup();
         return Ok(Assigned::Spill(run.victims));
     }
-    run.edits.sort_by_key(|e| (e.0, e.1, e.2));
+    let edits = run.moves.into_edits();
     // Slots in use: homes, the resolver's two and temporaries, where any
     // location names them.
     let slot = |a: &Allocation| match a {
@@ -323,13 +153,13 @@ pub fn assign(
     let num_spillslots = run
         .allocs
         .iter()
-        .chain(run.edits.iter().flat_map(|e| [&e.3.from, &e.3.to]))
+        .chain(edits.iter().flat_map(|e| [&e.1.from, &e.1.to]))
         .map(slot)
         .max()
         .unwrap_or(0);
     Ok(Assigned::Done(Output {
         allocs: run.allocs,
-        edits: run.edits.into_iter().map(|e| (e.0, e.3)).collect(),
+        edits,
         num_spillslots,
     }))
 }
@@ -351,7 +181,7 @@ impl Run<'_> {
             _ => None,
         };
         let (mut early, mut late) = ([0u64; 3], [0u64; 3]);
-        for v in members(live) {
+        for v in dense::members(live) {
             if ops.iter().any(|o| o.is_def() && o.vreg().index() == v) {
                 continue;
             }
@@ -377,11 +207,11 @@ impl Run<'_> {
         (early, late)
     }
 
-    /// Resolves `self.set` as one parallel move at `point`, in `phase`; the
-    /// resolver may use as scratch the allocatable registers not in `busy`
-    /// (per class: the registers some value holds there).
+    /// Resolves `self.moves.set` as one parallel move at `point`, in
+    /// `phase`; the resolver may use as scratch the allocatable registers
+    /// not in `busy` (per class: the registers some value holds there).
     fn flush(&mut self, point: ProgPoint, phase: u8, busy: [u64; 3]) {
-        if self.set.is_empty() {
+        if self.moves.set.is_empty() {
             return;
         }
         let m = self.allocatable.class_masks();
@@ -403,13 +233,7 @@ impl Run<'_> {
                 SpillSlot::new(self.homes.slots + 1),
             ],
         };
-        self.out.clear();
-        self.resolver.resolve(&self.set, &ctx, &mut self.out);
-        for &m in &self.out {
-            let seq = self.edits.len() as u32;
-            self.edits.push((point, phase, seq, m));
-        }
-        self.set.clear();
+        self.moves.flush(point, phase, &ctx);
     }
 
     /// Split groups entering or leaving a hole just before `i` (within its
@@ -436,12 +260,12 @@ impl Run<'_> {
                     defined |= op.is_def();
                     used |= op.is_use();
                 }
-                used || (super::facts::has(live, v) && !defined)
+                used || (dense::contains(live, v) && !defined)
             });
             let prev = Inst::new(i.index() - 1);
             let (a, b) = (homes.at(z, prev), homes.at(z, i));
             if live_before && a != b {
-                self.set.push(ParallelMove {
+                self.moves.set.push(ParallelMove {
                     from: a,
                     to: b,
                     class: RegClass::from_index(self.g.class[z] as usize),
@@ -603,7 +427,7 @@ impl Run<'_> {
         for (k, op) in ops.iter().enumerate() {
             let a = self.allocs[base + k];
             if op.is_use() && a != self.home(op.vreg(), i) {
-                self.set.push(ParallelMove {
+                self.moves.set.push(ParallelMove {
                     from: self.home(op.vreg(), i),
                     to: a,
                     class: op.class(),
@@ -630,10 +454,10 @@ impl Run<'_> {
         }
         if !f.is_branch(i) {
             // A def nothing reads stays where it was written.
-            self.set.extend(
+            self.moves.set.extend(
                 stores
                     .iter()
-                    .filter(|(v, _)| super::facts::has(live, v.index()))
+                    .filter(|(v, _)| dense::contains(live, v.index()))
                     .map(|s| s.1),
             );
             self.flush(ProgPoint::after(i), 0, busy);
@@ -743,7 +567,7 @@ impl Run<'_> {
             .iter()
             .enumerate()
             .any(|(j, o)| j != k && o.is_use() && self.g.find(o.vreg().index()) == g);
-        let group_lives_on = members(live).any(|v| self.g.find(v) == g);
+        let group_lives_on = dense::members(live).any(|v| self.g.find(v) == g);
         !others_read && !group_lives_on
     }
 
@@ -765,7 +589,7 @@ impl Run<'_> {
         // Present values, and the parameters edge moves write before a
         // branch into a join.
         let params = join_params(self.f, i).map_or(&[][..], |(_, params)| params);
-        let holders = members(&present)
+        let holders = dense::members(&present)
             .chain(params.iter().map(|p| p.index()))
             .map(|v| g.find(v))
             .filter(|&r| {
@@ -780,7 +604,7 @@ impl Run<'_> {
         if self.spill_all_present && best.is_some() {
             // Every group of the class present: whichever of them the next
             // colouring gives the register would hold it here too.
-            for v in members(&present) {
+            for v in dense::members(&present) {
                 let r = g.find(v);
                 if g.class[r] as usize == c {
                     self.victims.push(r);
@@ -822,7 +646,7 @@ impl Run<'_> {
                 // A parameter nothing reads is not written: it may share
                 // a register with a live one.
                 if from != to && facts.is_read(p) {
-                    self.set.push(ParallelMove {
+                    self.moves.set.push(ParallelMove {
                         from,
                         to,
                         class: p.class(),
@@ -834,12 +658,12 @@ impl Run<'_> {
             if let Some(members) = &self.homes.members {
                 let live_in = facts.live_in(s);
                 for &z in &self.homes.split {
-                    if !members.of(z).any(|v| super::facts::has(live_in, v)) {
+                    if !members.of(z).any(|v| dense::contains(live_in, v)) {
                         continue;
                     }
                     let (from, to) = (self.homes.at(z, i), self.homes.at(z, first));
                     if from != to {
-                        self.set.push(ParallelMove {
+                        self.moves.set.push(ParallelMove {
                             from,
                             to,
                             class: RegClass::from_index(self.g.class[z] as usize),
@@ -850,16 +674,16 @@ impl Run<'_> {
             if effective_preds(f, s) == 1 {
                 // A def goes where its value is read on.
                 let live_in = facts.live_in(s);
-                self.set.extend(
+                self.moves.set.extend(
                     stores
                         .iter()
-                        .filter(|(v, _)| super::facts::has(live_in, v.index()))
+                        .filter(|(v, _)| dense::contains(live_in, v.index()))
                         .map(|s| s.1),
                 );
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, busy);
             } else {
                 if !stores.is_empty() {
-                    self.set.clear();
+                    self.moves.set.clear();
                     return Err(AllocError::Unsupported(format!(
                         "{i}: a def of this branch must be moved to its home, but the branch jumps to {s}, which has several predecessors"
                     )));
@@ -872,746 +696,4 @@ impl Run<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::coloring::graph::{build, Coalescing};
-    use crate::ir::text::{parse_and_validate, print_allocation};
-
-    /// Assigns `function` (on a machine whose classes have `regs`) with the
-    /// groups of `vregs` at the homes given, every other group on the
-    /// stack, and the holes given; the allocation section, the groups to
-    /// spill, or the error. Homes are set by hand, so each expected
-    /// allocation below was checked with `rafuzz check`: with
-    /// `ASSIGN_TEST_PRINT=1` the tests print every case with what it got
-    /// (in the checker's input format) instead of comparing.
-    fn assign_with(
-        regs: [&str; 3],
-        function: &str,
-        vregs: &[(usize, Home)],
-        holes: &[(usize, (u32, u32))],
-    ) -> String {
-        let src = format!("{}{function}", crate::fixtures::machine(regs));
-        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
-        let f = &case.func;
-        let facts = Facts::new(f);
-        let g = build(f, &case.machine, &facts, Coalescing::Aggressive);
-        let mut home = vec![Home::Stack; g.n];
-        for &(v, h) in vregs {
-            home[g.find(v)] = h;
-        }
-        let mut hole = vec![Vec::new(); g.n];
-        for &(v, h) in holes {
-            hole[g.find(v)].push(h);
-        }
-        let homes = Homes::new(f, &g, &home, hole);
-        let got = match assign(f, &case.machine, &facts, &g, &homes, false) {
-            Ok(Assigned::Done(out)) => {
-                let mut s = String::new();
-                print_allocation(&mut s, f, &out);
-                s
-            }
-            Ok(Assigned::Spill(groups)) => format!("spill {groups:?}\n"),
-            Err(e) => format!("error: {e}\n"),
-        };
-        if std::env::var_os("ASSIGN_TEST_PRINT").is_some() {
-            eprintln!("=====\n{src}{got}");
-        }
-        got.lines().map(|l| format!("{}\n", l.trim())).collect()
-    }
-
-    fn expect(got: String, want: &str) {
-        let want: String = want
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| format!("{l}\n"))
-            .collect();
-        if std::env::var_os("ASSIGN_TEST_PRINT").is_none() {
-            assert_eq!(got, want);
-        }
-    }
-
-    /// Registers for the int class; one float and one vector register.
-    fn ints(regs: &str) -> [&str; 3] {
-        [regs, "p0f", "p0v"]
-    }
-
-    const R0: Home = Home::Reg(0);
-    const R1: Home = Home::Reg(1);
-    const R2: Home = Home::Reg(2);
-
-    #[test]
-    fn late_def_avoids_clobbered_register() {
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg clobbers(p1i)
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
-        // v1i on the stack: written to the lowest register neither a
-        // present value nor the clobber takes, then stored.
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(0, R0)], &[]),
-            "
-                allocation
-                spillslots 1
-                inst0: p0i
-                inst1: p2i
-                edit after inst1: p2i -> stack0
-                edit before inst2: stack0 -> p1i
-                inst2: p0i p1i
-                end
-            ",
-        );
-        // v1i's home is the clobbered p1i: written elsewhere, moved after.
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(0, R0), (1, R1)], &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p0i
-                inst1: p2i
-                edit after inst1: p2i -> p1i
-                inst2: p0i p1i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn fixed_stack_operands_are_copied_through() {
-        // p32i and p33i stand for stack locations: the use is copied in
-        // from v0i's home, the def out to v1i's; p63i is named as it is.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:fixed(p32i) def:v1i:fixed(p33i) nonalloc(p63i)
-    inst2: op use:v1i:reg
-    inst3: ret
-end
-";
-        expect(
-            assign_with(
-                ints("p0i-p1i fixed_stack p32i-p33i"),
-                f,
-                &[(0, R0), (1, R1)],
-                &[],
-            ),
-            "
-                allocation
-                spillslots 0
-                inst0: p0i
-                edit before inst1: p0i -> p32i
-                inst1: p32i p33i p63i
-                edit after inst1: p33i -> p1i
-                inst2: p1i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn reused_input_copied_to_the_defs_home() {
-        // v0i lives on, so the reused input is copied: to p2i, where v1i
-        // lives, not to a free register with a second copy after.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg def:v1i:reuse(0)
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p3i"), f, &[(0, R0), (1, R2)], &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p0i
-                edit before inst1: p0i -> p2i
-                inst1: p2i p2i
-                inst2: p0i p2i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn copies_prefer_registers_no_value_holds() {
-        // A use (early) may take p0i, which v1i's home takes only at the
-        // late point, but a register taken at neither point comes first;
-        // v0i's def goes where that use wants it (the reload is then
-        // redundant).
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg def:v1i:reg
-    inst2: op use:v1i:reg
-    inst3: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(1, R0)], &[]),
-            "
-                allocation
-                spillslots 1
-                inst0: p1i
-                edit after inst0: p1i -> stack0
-                edit before inst1: stack0 -> p1i
-                inst1: p1i p0i
-                inst2: p0i
-                end
-            ",
-        );
-        // A def (late) may take p0i, whose value dies at the early point,
-        // and does, since inst2 reloads v1i into p0i (then redundant).
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(0, R0)], &[]),
-            "
-                allocation
-                spillslots 1
-                inst0: p0i
-                inst1: p0i p0i
-                edit after inst1: p0i -> stack0
-                edit before inst2: stack0 -> p0i
-                inst2: p0i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn scratch_avoids_registers_held_around_the_instruction() {
-        // The defs' stores swap p0 and p1 after inst1. p2 holds v0, read at
-        // inst1 from p3; p3 is inst1's operand; v3 lives in p4 across inst1:
-        // the cycle goes through p5. In each class, the others having one
-        // register.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v3i:reg
-    inst1: op use:v0i:fixed(p3i) def:v1i:fixed(p0i) def:v2i:fixed(p1i)
-    inst2: op use:v1i:reg use:v2i:reg use:v3i:reg
-    inst3: ret
-end
-";
-        let want = "
-                allocation
-                spillslots 0
-                inst0: p2i p4i
-                edit before inst1: p2i -> p3i
-                inst1: p3i p0i p1i
-                edit after inst1: p1i -> p5i
-                edit after inst1: p0i -> p1i
-                edit after inst1: p5i -> p0i
-                inst2: p1i p0i p4i
-                end
-            ";
-        for (k, c) in ["i", "f", "v"].into_iter().enumerate() {
-            let mut regs = ["p0i", "p0f", "p0v"];
-            let six = format!("p0{c}-p5{c}");
-            regs[k] = &six;
-            // Registers and vregs of the int class into class `c`.
-            let in_class = |s: &str| {
-                (0..6).fold(s.to_string(), |s, n| {
-                    s.replace(&format!("p{n}i"), &format!("p{n}{c}"))
-                        .replace(&format!("v{n}i"), &format!("v{n}{c}"))
-                })
-            };
-            let homes = [(0, R2), (1, R1), (2, R0), (3, Home::Reg(4))];
-            expect(
-                assign_with(regs, &in_class(f), &homes, &[]),
-                &in_class(want),
-            );
-        }
-    }
-
-    #[test]
-    fn late_read_of_a_clobbered_home_goes_through_a_temporary_slot() {
-        // Temporary slots come after the homes' slots (none here) and the
-        // resolver's two.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: op use:v0i:any:late use:v1i:any:late clobbers(p0i, p1i)
-    inst2: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[]),
-            "
-                allocation
-                spillslots 4
-                inst0: p0i p1i
-                edit before inst1: p0i -> stack2
-                edit before inst1: p1i -> stack3
-                inst1: stack2 stack3
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn stack_and_limit_operands_read_their_homes() {
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:stack
-    inst2: op def:v1i:reg
-    inst3: op use:v1i:limit(2)
-    inst4: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(1, R1)], &[]),
-            "
-                allocation
-                spillslots 1
-                inst0: p0i
-                edit after inst0: p0i -> stack0
-                inst1: stack0
-                inst2: p1i
-                inst3: p1i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn reused_input_overwritten_only_when_no_one_reads_it() {
-        // v0i and v1i are not coalesced: the clobbers leave them no
-        // register in common. v0i dies at inst2 and only the reused operand
-        // reads it: the def overwrites it in place, then moves to p0i.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v2i:reg clobbers(p0i)
-    inst2: op use:v0i:reg use:v2i:reg def:v1i:reuse(0)
-    inst3: op clobbers(p1i, p2i)
-    inst4: op use:v1i:reg
-    inst5: ret
-end
-";
-        let homes = [(0, R1), (1, R0), (2, R2)];
-        expect(
-            assign_with(ints("p0i-p2i"), f, &homes, &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p1i
-                inst1: p2i
-                inst2: p1i p2i p1i
-                edit after inst2: p1i -> p0i
-                inst4: p0i
-                end
-            ",
-        );
-        // Read twice at inst2: copied first.
-        let f = f.replace("use:v2i:reg def", "use:v0i:reg def");
-        expect(
-            assign_with(ints("p0i-p2i"), &f, &homes, &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p1i
-                inst1: p2i
-                edit before inst2: p1i -> p0i
-                inst2: p0i p1i p0i
-                inst4: p0i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn victim_holds_a_register_the_operand_may_take() {
-        // inst2's def may only take p0i: v0i, there, is the victim, though
-        // v1i (read once) scores lower.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op def:v2i:limit(1)
-    inst3: op use:v0i:reg use:v2i:any
-    inst4: op use:v0i:reg
-    inst5: op use:v0i:reg use:v1i:reg
-    inst6: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[]),
-            "spill [0]",
-        );
-    }
-
-    #[test]
-    fn split_group_moves_only_where_its_value_lives() {
-        // v0i in its slot at inst1 only, where it is written: no store
-        // before inst1 (nothing to store yet), a reload before inst2.
-        let f = "function
-  block0:
-    inst0: op def:v1i:reg
-    inst1: op def:v0i:any
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[(0, (1, 1))]),
-            "
-                allocation
-                spillslots 1
-                inst0: p1i
-                inst1: stack0
-                edit before inst2: stack0 -> p0i
-                inst2: p0i p1i
-                end
-            ",
-        );
-        // v0i is dead in its hole at inst2: no move in or out.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg use:v0i:reg
-    inst2: op use:v1i:reg
-    inst3: op use:v1i:reg
-    inst4: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[(0, (2, 2))]),
-            "
-                allocation
-                spillslots 0
-                inst0: p0i
-                inst1: p1i p0i
-                inst2: p1i
-                inst3: p1i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn edge_moves_at_the_successor_or_before_the_branch() {
-        // v0i lives on in block1 beside its copy v1i: the edge move goes
-        // at the top of block1, the only successor's only predecessor.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(0, R0), (1, R1)], &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p0i
-                edit before inst2: p0i -> p1i
-                inst2: p0i p1i
-                end
-            ",
-        );
-        // Into a join: before the branch.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(), block2()
-  block1:
-    inst2: branch -> block3(v0i)
-  block2:
-    inst3: branch -> block3(v0i)
-  block3(v1i):
-    inst4: op use:v0i:reg use:v1i:reg
-    inst5: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(0, R0), (1, R1)], &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p0i
-                edit before inst2: p0i -> p1i
-                edit before inst3: p0i -> p1i
-                inst4: p0i p1i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn branch_into_a_join_reads_apart_from_the_parameters_it_writes() {
-        // The edge move into block3 writes v2i's p1i before inst3, after
-        // inst3's loads: v3i (on the stack) may take neither p1i nor the
-        // registers v0i and v1i hold. At inst2, before the branch, it may.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg def:v3i:reg
-    inst1: branch -> block1(), block2()
-  block1:
-    inst2: op use:v3i:reg
-    inst3: branch use:v0i:reg use:v3i:reg -> block3(v1i)
-  block2:
-    inst4: branch -> block3(v1i)
-  block3(v2i):
-    inst5: op use:v2i:reg use:v1i:reg
-    inst6: ret
-end
-";
-        let homes = [(0, R0), (1, R2), (2, R1)];
-        expect(
-            assign_with(ints("p0i-p3i"), f, &homes, &[]),
-            "
-                allocation
-                spillslots 1
-                inst0: p0i p2i p1i
-                edit after inst0: p1i -> stack0
-                edit before inst2: stack0 -> p3i
-                inst2: p3i
-                edit before inst3: stack0 -> p3i
-                edit before inst3: p2i -> p1i
-                inst3: p0i p3i
-                edit before inst4: p2i -> p1i
-                inst5: p1i p2i
-                end
-            ",
-        );
-        // With v3i fixed to p1i at inst3, only v2i, in p1i, can make room:
-        // it is the victim.
-        let fixed = f.replace("use:v3i:reg ->", "use:v3i:fixed(p1i) ->");
-        expect(
-            assign_with(ints("p0i-p3i"), &fixed, &homes, &[]),
-            "spill [2]",
-        );
-        // Into a block with one predecessor the edge moves run after the
-        // branch: v0i reads its home, which v2i takes after.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: branch use:v0i:reg -> block1(v1i)
-  block1(v2i):
-    inst2: op use:v2i:reg use:v1i:reg
-    inst3: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[(0, R1), (1, R2), (2, R1)], &[]),
-            "
-                allocation
-                spillslots 0
-                inst0: p1i p2i
-                inst1: p1i
-                edit before inst2: p2i -> p1i
-                inst2: p1i p2i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn victims_for_two_operands_short_of_registers() {
-        // v0i and v1i live across inst2, whose two defs need both
-        // registers: the lower-scored one is the victim.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: op use:v0i:reg
-    inst2: op def:v2i:reg def:v3i:reg
-    inst3: op use:v0i:reg use:v1i:reg use:v2i:any use:v3i:any
-    inst4: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[]),
-            "spill [1]",
-        );
-    }
-
-    #[test]
-    fn parameters_of_a_successor_with_one_predecessor_are_no_victims() {
-        // v3i needs a register at inst1, where v0i and v1i hold both: one
-        // of them is the victim, never v2i (in v1i's register after it),
-        // whose edge move comes after the branch, though its long, lightly
-        // used life scores lowest.
-        let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg def:v3i:reg
-    inst1: branch use:v3i:reg use:v1i:reg -> block1(v0i)
-  block1(v2i):
-    inst2: op use:v0i:reg
-    inst3: op
-    inst4: op
-    inst5: op
-    inst6: op
-    inst7: op
-    inst8: op
-    inst9: op
-    inst10: op
-    inst11: op
-    inst12: op
-    inst13: op
-    inst14: op
-    inst15: op
-    inst16: op
-    inst17: op use:v2i:reg
-    inst18: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1), (2, R1)], &[]),
-            "spill [0]",
-        );
-    }
-
-    #[test]
-    fn a_spilled_value_read_again_keeps_the_register_it_was_loaded_into() {
-        // v0i (on the stack) is read at inst2 and at inst4; v1i, read at
-        // inst3, takes the register inst4 does not want (lowest free first
-        // would give it p0i), so the second reload of v0i into p0i is one
-        // redundant move elimination drops.
-        let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op def:v1i:stack
-    inst2: op use:v0i:reg
-    inst3: op use:v1i:reg
-    inst4: op use:v0i:reg
-    inst5: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i"), f, &[], &[]),
-            "
-                allocation
-                spillslots 2
-                inst0: stack0
-                inst1: stack1
-                edit before inst2: stack0 -> p0i
-                inst2: p0i
-                edit before inst3: stack1 -> p1i
-                inst3: p1i
-                edit before inst4: stack0 -> p0i
-                inst4: p0i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn scratch_keeps_off_a_register_a_later_reload_wants() {
-        // inst3's copy from v1i's slot to the stack-like p3i goes through a
-        // scratch register: p1i, not p0i, which v0i's reload at inst4
-        // wants, as at inst2.
-        let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op def:v1i:stack
-    inst2: op use:v0i:reg
-    inst3: op use:v1i:fixed(p3i)
-    inst4: op use:v0i:reg
-    inst5: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p2i fixed_stack p3i"), f, &[], &[]),
-            "
-                allocation
-                spillslots 2
-                inst0: stack0
-                inst1: stack1
-                edit before inst2: stack0 -> p0i
-                inst2: p0i
-                edit before inst3: stack1 -> p1i
-                edit before inst3: p1i -> p3i
-                inst3: p3i
-                edit before inst4: stack0 -> p0i
-                inst4: p0i
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn slots_follow_copies_and_keep_apart_from_a_reusing_def() {
-        // v2i takes v1i's slot across the edge (no move); v4i, reusing
-        // v0i (which lives on), may not take the slot of v3i, read by the
-        // same instruction, although they do not interfere: v0i is copied
-        // into v4i's slot before inst6 reads v3i.
-        let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op def:v1i:stack
-    inst2: op use:v0i:stack
-    inst3: branch -> block1(v1i)
-  block1(v2i):
-    inst4: op use:v2i:stack
-    inst5: op def:v3i:stack
-    inst6: op def:v4i:reuse(1) use:v0i:any use:v3i:any
-    inst7: op use:v0i:stack use:v4i:stack
-    inst8: ret
-end
-";
-        expect(
-            assign_with(ints("p0i-p1i"), f, &[], &[]),
-            "
-                allocation
-                spillslots 3
-                inst0: stack0
-                inst1: stack1
-                inst2: stack0
-                inst4: stack1
-                inst5: stack1
-                edit before inst6: stack0 -> p0i
-                edit before inst6: p0i -> stack2
-                inst6: stack2 stack2 stack1
-                inst7: stack0 stack2
-                end
-            ",
-        );
-    }
-
-    #[test]
-    fn a_clobber_or_a_def_in_between_ends_the_want() {
-        // inst4 reloads v0i into p2i (its fixed register); inst3 writes
-        // p2i (a clobber, or v1i's def), so inst2's read of v0i has no
-        // reason to take p2i and takes the lowest free register.
-        for between in ["op clobbers(p2i)", "op def:v1i:fixed(p2i)"] {
-            let f = format!(
-                "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op
-    inst2: op use:v0i:reg
-    inst3: {between}
-    inst4: op use:v0i:fixed(p2i)
-    inst5: ret
-end
-"
-            );
-            let got = assign_with(ints("p0i-p2i"), &f, &[], &[]);
-            assert!(
-                got.contains("edit before inst2: stack0 -> p0i\n"),
-                "{between}: {got}"
-            );
-        }
-        // With nothing in between, inst2 loads it where inst4 wants it.
-        let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op
-    inst2: op use:v0i:reg
-    inst3: op
-    inst4: op use:v0i:fixed(p2i)
-    inst5: ret
-end
-";
-        let got = assign_with(ints("p0i-p2i"), f, &[], &[]);
-        assert!(got.contains("edit before inst2: stack0 -> p2i\n"), "{got}");
-    }
-}
+mod tests;

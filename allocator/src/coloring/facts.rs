@@ -7,38 +7,13 @@
 //! that read them run at the top of a successor; a block parameter is
 //! defined at the top of its block.
 
+use crate::analysis::bitset::dense;
 use crate::analysis::{cfg, liveness, loops};
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst, VReg};
 
 /// A dense set of vregs, one bit each.
 pub type Row = Vec<u64>;
-
-pub fn has(row: &[u64], v: usize) -> bool {
-    row[v / 64] >> (v % 64) & 1 == 1
-}
-
-pub fn set(row: &mut [u64], v: usize) {
-    row[v / 64] |= 1 << (v % 64);
-}
-
-pub fn unset(row: &mut [u64], v: usize) {
-    row[v / 64] &= !(1 << (v % 64));
-}
-
-/// The members of a row, in index order.
-pub fn members(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    row.iter().enumerate().flat_map(|(w, &bits)| {
-        let mut m = bits;
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
-                let b = m.trailing_zeros() as usize;
-                m &= m - 1;
-                w * 64 + b
-            })
-        })
-    })
-}
 
 /// Liveness and frequencies of one function.
 pub struct Facts {
@@ -58,7 +33,7 @@ pub struct Facts {
 
 impl Facts {
     pub fn new(f: &Function) -> Facts {
-        let words = f.num_vregs().div_ceil(64).max(1);
+        let words = dense::words(f.num_vregs()).max(1);
         let freq = loops::loop_depths(f)
             .into_iter()
             .map(|d| 4f64.powi(d.min(5) as i32))
@@ -68,7 +43,7 @@ impl Facts {
             for i in f.block_insts(b).iter() {
                 for op in f.inst_operands(i).iter() {
                     if op.is_use() && !op.is_nonalloc() {
-                        set(&mut read, op.vreg().index());
+                        dense::insert(&mut read, op.vreg().index());
                     }
                 }
             }
@@ -81,8 +56,8 @@ impl Facts {
             for b in f.blocks() {
                 for (t, &s) in f.block_succs(b).iter().enumerate() {
                     for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                        if has(&read, p.index()) && !has(&read, a.index()) {
-                            set(&mut read, a.index());
+                        if dense::contains(&read, p.index()) && !dense::contains(&read, a.index()) {
+                            dense::insert(&mut read, a.index());
                             grew = true;
                         }
                     }
@@ -91,7 +66,8 @@ impl Facts {
         }
         // What is passed only to parameters nothing reads is not live on
         // the way there.
-        let rows = liveness::rows_where(f, &cfg::postorder(f), |p| has(&read, p.index()));
+        let rows =
+            liveness::rows_where(f, &cfg::postorder(f), |p| dense::contains(&read, p.index()));
         // (Rows of at least one word, so a function without vregs still
         // has them.)
         let mut live_out = vec![0u64; words * f.num_blocks()];
@@ -112,7 +88,7 @@ impl Facts {
 
     /// Whether anything reads `v` (see the `read` row).
     pub fn is_read(&self, v: VReg) -> bool {
-        has(&self.read, v.index())
+        dense::contains(&self.read, v.index())
     }
 
     pub fn live_out(&self, b: Block) -> &[u64] {
@@ -140,7 +116,7 @@ impl Facts {
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
                 if self.is_read(p) {
-                    set(live, a.index());
+                    dense::insert(live, a.index());
                 }
             }
         }
@@ -148,10 +124,10 @@ impl Facts {
             visit(i, live);
             let ops = f.inst_operands(i);
             for op in ops.iter().filter(|o| o.is_def() && !o.is_nonalloc()) {
-                unset(live, op.vreg().index());
+                dense::remove(live, op.vreg().index());
             }
             for op in ops.iter().filter(|o| o.is_use() && !o.is_nonalloc()) {
-                set(live, op.vreg().index());
+                dense::insert(live, op.vreg().index());
             }
         }
     }
@@ -213,16 +189,8 @@ mod tests {
     #[test]
     fn rows_of_several_words_per_block() {
         let n = 70;
-        let mut src = String::from(
-            "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
-  block0:
-",
-        );
+        let mut src = crate::fixtures::int_machine("p0i");
+        src += "function\n  block0:\n";
         for v in 0..n {
             src += &format!("    inst{v}: op def:v{v}i:any\n");
         }
@@ -241,10 +209,10 @@ function
         let all: Vec<usize> = (0..n).collect();
         let b0 = Block::new(0);
         let b1 = Block::new(1);
-        assert_eq!(members(facts.live_out(b0)).collect::<Vec<_>>(), all);
-        assert_eq!(members(facts.live_in(b1)).collect::<Vec<_>>(), all);
-        assert_eq!(members(facts.live_in(b0)).count(), 0);
-        assert_eq!(members(facts.live_out(b1)).count(), 0);
+        assert_eq!(dense::members(facts.live_out(b0)).collect::<Vec<_>>(), all);
+        assert_eq!(dense::members(facts.live_in(b1)).collect::<Vec<_>>(), all);
+        assert_eq!(dense::members(facts.live_in(b0)).count(), 0);
+        assert_eq!(dense::members(facts.live_out(b1)).count(), 0);
         // Walking block0 backwards: after inst k, v0..=vk are live (each
         // is read in block1; the branch has them all), and the walk ends
         // with nothing live.
@@ -252,18 +220,21 @@ function
         let mut seen = Vec::new();
         facts.walk(f, b0, &mut live, |i, live| {
             let k = i.index();
-            assert_eq!(members(live).count(), (k + 1).min(n), "{i}");
+            assert_eq!(dense::members(live).count(), (k + 1).min(n), "{i}");
             if k < n {
-                assert!(has(live, k) && !has(live, k + 1), "{i}");
+                assert!(
+                    dense::contains(live, k) && !dense::contains(live, k + 1),
+                    "{i}"
+                );
             }
             seen.push(i.index());
         });
-        assert_eq!(members(&live).count(), 0);
+        assert_eq!(dense::members(&live).count(), 0);
         assert_eq!(seen, (0..=n).rev().collect::<Vec<_>>());
         // Block1 reads them all (a nonalloc operand names no vreg).
         facts.walk(f, b1, &mut live, |_, live| {
-            assert_eq!(members(live).count(), 0);
+            assert_eq!(dense::members(live).count(), 0);
         });
-        assert_eq!(members(&live).collect::<Vec<_>>(), all);
+        assert_eq!(dense::members(&live).collect::<Vec<_>>(), all);
     }
 }

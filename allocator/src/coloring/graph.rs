@@ -20,7 +20,8 @@
 //! it is live across or written there, nor in the register a `fixed`
 //! operand of another value needs at a point where it is present.
 
-use super::facts::{has, members, set, Facts, Row};
+use super::facts::{Facts, Row};
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::join_successor;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, VReg};
@@ -112,7 +113,7 @@ impl Graph {
 
     /// Whether groups (representatives) `a` and `b` interfere.
     pub fn interferes(&self, a: usize, b: usize) -> bool {
-        has(self.row(a), b)
+        dense::contains(self.row(a), b)
     }
 
     fn add_edge(&mut self, a: usize, b: usize) {
@@ -120,21 +121,21 @@ impl Graph {
             return;
         }
         let w = self.words;
-        set(&mut self.bits[a * w..(a + 1) * w], b);
-        set(&mut self.bits[b * w..(b + 1) * w], a);
+        dense::insert(&mut self.bits[a * w..(a + 1) * w], b);
+        dense::insert(&mut self.bits[b * w..(b + 1) * w], a);
     }
 
     /// The representatives that interfere with representative `g`.
     pub fn neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
-        members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
+        dense::members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
     }
 
     /// Merges group `x` into group `y` (both representatives).
     fn union(&mut self, x: usize, y: usize) {
         let w = self.words;
         let xs: Row = self.row(x).to_vec();
-        for z in members(&xs) {
-            set(&mut self.bits[z * w..(z + 1) * w], y);
+        for z in dense::members(&xs) {
+            dense::insert(&mut self.bits[z * w..(z + 1) * w], y);
         }
         for (k, word) in xs.into_iter().enumerate() {
             self.bits[y * w + k] |= word;
@@ -195,7 +196,7 @@ impl Graph {
             .map(|(a, b)| a | b)
             .collect();
         let mut significant = 0;
-        for z in members(&both) {
+        for z in dense::members(&both) {
             if self.parent[z] as usize != z || z == x || z == y {
                 continue;
             }
@@ -271,7 +272,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
             if !facts.is_read(*p) {
                 continue;
             }
-            for v in members(&live) {
+            for v in dense::members(&live) {
                 g.add_edge(p.index(), v);
             }
             for q in &params[..k] {
@@ -358,7 +359,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
     for r in f.inst_clobbers(i) {
         clobbered[r.class().index()] |= 1 << r.hw();
     }
-    for v in members(live) {
+    for v in dense::members(live) {
         g.area[v] += freq;
         // Live after the instruction: across its clobbers (defs of `i`
         // included, which may not be written to a clobbered register).
@@ -379,7 +380,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
         if op.is_def() {
             g.cost[v] += freq;
             g.exclude(v, i, clobbered[c]);
-            for w in members(live) {
+            for w in dense::members(live) {
                 g.add_edge(v, w);
             }
             for (j, other) in ops.iter().enumerate() {
@@ -424,7 +425,7 @@ fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: 
             // of the register.
             let (early, late) = span(ops, k);
             present_at(f, i, live, early, late, present);
-            for w in members(present) {
+            for w in dense::members(present) {
                 if w != v && g.class[w] as usize == c {
                     g.exclude(w, i, 1 << r.hw());
                 }
@@ -468,295 +469,12 @@ pub fn present_at(f: &Function, i: Inst, live: &[u64], early: bool, late: bool, 
         let (e, l) = span(ops, k);
         let v = op.vreg().index();
         if (e && early) || (l && late) {
-            set(out, v);
+            dense::insert(out, v);
         } else if op.is_def() {
-            super::facts::unset(out, v);
+            dense::remove(out, v);
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn graph(src: &str) -> Graph {
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
-        let facts = Facts::new(&case.func);
-        build(&case.func, &case.machine, &facts, Coalescing::Aggressive)
-    }
-
-    const MACHINE: &str = "machine
-  int    preferred p0i-p2i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
-
-    #[test]
-    fn a_group_needs_a_register_for_operands_that_ask_and_for_copies() {
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: op def:v1i:stack
-    inst2: op use:v1i:stack def:v2i:reuse(0)
-    inst3: op def:v3i:any
-    inst4: op use:v3i:reg def:v4i:reuse(0)
-    inst5: op def:v5i:any
-    inst6: op def:v8i:any
-    inst7: branch -> block1(v0i, v5i, v8i)
-  block1(v6i, v7i, v9i):
-    inst8: op use:v6i:reg use:v7i:any use:v5i:any use:v9i:any
-    inst9: ret use:v2i:any use:v4i:any
-end
-"
-        ));
-        let needs = |v: usize| g.in_register[g.find(v)];
-        // v1i and v2i are one group, the def reusing a slot read; v0i
-        // (written anywhere) and v6i (read in a register) one too, v0i
-        // its representative.
-        assert_eq!(g.find(1), g.find(2));
-        assert!(!needs(1) && !needs(2));
-        assert_eq!(g.find(6), 0);
-        assert!(g.in_register[0]);
-        // v3i is read in a register; v4i is where v3i was, and with it.
-        assert!(needs(3) && needs(4));
-        // v5i is read after block1's entry: the copy to v7i stays.
-        assert_ne!(g.find(5), g.find(7));
-        assert!(needs(5) && needs(7));
-        // v8i and v9i are one group, the copy between them gone.
-        assert_eq!(g.find(8), g.find(9));
-        assert!(!needs(8));
-    }
-
-    #[test]
-    fn a_group_asks_for_every_register_its_operands_name() {
-        // v0i and v1i coalesce across the edge; v0i's limit(1) def asks for
-        // p0i, v1i's fixed read for p2i, and a parameter nothing reads for
-        // nothing.
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:limit(1)
-    inst1: branch -> block1(v0i, v0i)
-  block1(v1i, v2i):
-    inst2: ret use:v1i:fixed(p2i)
-end
-"
-        ));
-        let r = g.find(0);
-        assert_eq!(g.find(1), r);
-        assert_eq!(g.prefer[r], 0b101);
-        assert_eq!(g.prefer[2], 0);
-        assert!(!g.interferes(r, g.find(2)) || g.find(2) == r);
-    }
-
-    #[test]
-    fn cost_area_and_masks_follow_uses_loops_and_clobbers() {
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: branch -> block1()
-  block1:
-    inst2: op use:v0i:any clobbers(p1i)
-    inst3: branch -> block2(), block3()
-  block2:
-    inst4: branch -> block1()
-  block3:
-    inst5: ret use:v0i:any
-end
-"
-        ));
-        // One def (1), a use in the loop (2 x 4) and one after it (2).
-        assert_eq!(g.cost[0], 1.0 + 8.0 + 2.0);
-        // Live after inst0, inst1 (1 each) and inst2, inst3, inst4 (4 each).
-        assert_eq!(g.area[0], 2.0 + 12.0);
-        // Live across the clobber of p1i.
-        assert_eq!(g.mask[0], 0b101);
-    }
-
-    #[test]
-    fn copies_coalesce_only_without_interference_and_with_a_common_register() {
-        // v1i's argument v0i is read after v1i is defined: no merge.
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op use:v1i:reg use:v0i:reg
-    inst3: ret
-end
-"
-        ));
-        assert!(g.interferes(0, 1) && g.find(0) != g.find(1));
-        // v0i lives across a clobber of p0i and p2i, v1i across one of p1i
-        // and p2i: their masks do not meet.
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: op clobbers(p0i, p2i)
-    inst2: branch -> block1(v0i)
-  block1(v1i):
-    inst3: op clobbers(p1i, p2i)
-    inst4: ret use:v1i:any
-end
-"
-        ));
-        assert_eq!((g.mask[0], g.mask[1]), (0b010, 0b001));
-        assert!(!g.interferes(0, 1) && g.find(0) != g.find(1));
-        assert_eq!(g.coalesced, 0);
-    }
-
-    #[test]
-    fn a_joins_parameters_interfere_with_what_the_branch_into_it_reads() {
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op def:v2i:any use:v1i:any
-    inst3: branch -> block2(), block3()
-  block2:
-    inst4: branch use:v2i:reg -> block1(v2i)
-  block3:
-    inst5: ret
-end
-"
-        ));
-        // v1i dies where v2i is born, but the back edge's moves write v1i
-        // before inst4 reads v2i: they interfere, and stay apart.
-        assert!(g.interferes(g.find(1), g.find(2)));
-        assert_ne!(g.find(1), g.find(2));
-    }
-
-    #[test]
-    fn a_merged_group_sums_costs_and_areas_and_meets_masks() {
-        // v0i passes to v1i: no interference; masks {p0i, p1i} (v0i across
-        // a clobber of p2i) and {p0i, p2i} (v1i across one of p1i) meet in
-        // p0i.
-        let g = graph(&format!(
-            "{MACHINE}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v2i:reg clobbers(p2i)
-    inst2: branch -> block1(v0i)
-  block1(v1i):
-    inst3: op clobbers(p1i)
-    inst4: ret use:v1i:reg use:v2i:reg
-end
-"
-        ));
-        let r = g.find(0);
-        assert_eq!(g.find(1), r);
-        assert_eq!(g.coalesced, 1);
-        assert_eq!(r, 0, "the smaller index stays the representative");
-        assert_eq!(g.mask[r], 0b001);
-        // Def (1) and the parameter (1), the read (2).
-        assert_eq!(g.cost[r], 1.0 + 1.0 + 2.0);
-        // v0i live after inst0, inst1, inst2; v1i after inst3.
-        assert_eq!(g.area[r], 4.0);
-        // The merged group interferes with what either did (v2i).
-        assert!(g.interferes(r, 2) && g.interferes(2, r));
-        assert_eq!(g.neighbours(2).collect::<Vec<_>>(), vec![0]);
-    }
-
-    /// More vregs than a row word holds: the matrix is read per word.
-    #[test]
-    fn rows_of_several_words() {
-        let mut src = format!("{MACHINE}function\n  block0:\n");
-        for v in 0..70 {
-            src += &format!("    inst{v}: op def:v{v}i:any\n");
-        }
-        src += "    inst70: ret use:v0i:any use:v69i:any use:v65i:any\nend\n";
-        let g = graph(&src);
-        assert!(g.interferes(0, 69) && g.interferes(69, 0));
-        assert!(g.interferes(65, 69) && g.interferes(0, 65));
-        assert!(!g.interferes(1, 69) && !g.interferes(64, 65));
-        assert_eq!(g.neighbours(69).collect::<Vec<_>>(), vec![0, 65]);
-        assert_eq!(g.neighbours(66).collect::<Vec<_>>(), vec![0, 65]);
-    }
-
-    /// One register: a copy whose merged group would keep a neighbour of
-    /// significant degree is kept by both conservative tests, and merged
-    /// by the aggressive coalescing.
-    #[test]
-    fn conservative_coalescing_keeps_a_copy_that_could_cost_a_colour() {
-        let one = "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
-        let text = format!(
-            "{one}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op use:v1i:reg use:v0i:any
-    inst3: branch -> block1(v0i)
-  block1(v2i):
-    inst4: op def:v3i:reg
-    inst5: op use:v3i:reg use:v2i:any
-    inst6: ret use:v2i:reg
-end
-"
-        );
-        let (case, _) = crate::ir::text::parse_and_validate(text.as_bytes()).unwrap();
-        let facts = Facts::new(&case.func);
-        let aggressive = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
-        assert_eq!((aggressive.coalesced, aggressive.refused), (1, 0));
-        let g = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
-        assert_eq!((g.coalesced, g.refused), (0, 1));
-        assert!(!g.briggs(0, 2) && !g.george(0, 2) && !g.george(2, 0));
-        // With two registers, v1i and v3i are of insignificant degree.
-        let two = text.replace(
-            "preferred p0i nonpreferred",
-            "preferred p0i-p1i nonpreferred",
-        );
-        let (case, _) = crate::ir::text::parse_and_validate(two.as_bytes()).unwrap();
-        let facts = Facts::new(&case.func);
-        let g = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
-        assert_eq!((g.coalesced, g.refused), (1, 0));
-        let g = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
-        assert!(g.briggs(0, 2) && g.george(0, 2) && g.george(2, 0));
-    }
-
-    /// Briggs counts significant neighbours against the common registers;
-    /// George asks each neighbour of one side to be insignificant or a
-    /// neighbour of the other.
-    #[test]
-    fn briggs_and_george_on_a_small_graph() {
-        // Two registers. v0i and v3i can merge (no interference); v1i and
-        // v2i interfere with both and with each other.
-        let g = graph(
-            "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op def:v2i:reg
-    inst3: op use:v0i:reg
-    inst4: op def:v3i:reg
-    inst5: ret use:v1i:reg use:v2i:reg use:v3i:reg
-end
-",
-        );
-        assert!(!g.interferes(0, 3));
-        for (a, b) in [(0, 1), (0, 2), (1, 2), (3, 1), (3, 2)] {
-            assert!(g.interferes(a, b), "v{a} v{b}");
-        }
-        // Merged, {v0, v3} has neighbours v1i and v2i, each of degree 2
-        // (significant on two registers): Briggs says no. Each neighbour of
-        // v0i is a neighbour of v3i: George says yes.
-        assert!(!g.briggs(0, 3));
-        assert!(g.george(0, 3) && g.george(3, 0));
-    }
-}
+mod tests;

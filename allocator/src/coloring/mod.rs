@@ -13,8 +13,10 @@
 //! - [`select`]: simplify and select, asking [`split`] (passive live-range
 //!   splitting) for a group left without a register → a `Home` per group
 //!   and the holes where split groups are in their slots;
-//! - [`assign`]: spill slots (`Homes`), then every operand's location and
-//!   every move → `Output`, or the groups to spill in the next round;
+//! - [`homes`]: each group's register or spill slot, and the holes of
+//!   split groups → `Homes`;
+//! - [`assign`]: every operand's location and every move → `Output`, or
+//!   the groups to spill in the next round;
 //! - [`crate::redundant`]: moves that copy what is already there are
 //!   dropped, reloads a register can serve read it → `Output`.
 //!
@@ -30,6 +32,7 @@ mod assign;
 mod excursions;
 mod facts;
 mod graph;
+mod homes;
 mod points;
 mod select;
 mod split;
@@ -170,7 +173,7 @@ impl Rounds<'_> {
                 .as_ref()
                 .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
             split::lengthen(f, g, &mut holes);
-            let homes = assign::Homes::new(f, g, &home, holes);
+            let homes = homes::Homes::new(f, g, &home, holes);
             let all = stats.rounds > SPILL_ALL_PRESENT_AFTER;
             match assign::assign(f, self.env, self.facts, g, &homes, all)? {
                 assign::Assigned::Done(mut out) => {

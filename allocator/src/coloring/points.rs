@@ -16,7 +16,8 @@
 //! what a branch into a join reads is present at the top of the join too,
 //! since that edge's moves run before the branch.
 
-use super::facts::{members, Facts};
+use super::facts::Facts;
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::ir::function::Function;
 use crate::ir::operand::{Operand, OperandConstraint};
@@ -71,7 +72,7 @@ impl Points {
             let insts = f.block_insts(b);
             let (first, last) = (insts.first().index() as u32, insts.last().index() as u32);
             let freq = facts.freq[b.index()];
-            for v in members(facts.live_in(b)) {
+            for v in dense::members(facts.live_in(b)) {
                 touch(v, first, &mut lo, &mut hi, &mut touched);
             }
             // A parameter nothing reads is never written: not present.
@@ -98,7 +99,7 @@ impl Points {
                     }
                 }
             }
-            for v in members(facts.live_out(b)) {
+            for v in dense::members(facts.live_out(b)) {
                 touch(v, last, &mut lo, &mut hi, &mut touched);
             }
             for (t, &s) in f.block_succs(b).iter().enumerate() {
@@ -182,18 +183,12 @@ fn offsets(n: usize, keys: impl Iterator<Item = u32>) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const MACHINE: &str = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+    use crate::fixtures::int_machine;
 
     #[test]
     fn presence_references_and_spill_costs() {
         let src = &format!(
-            "{MACHINE}function
+            "{}function
   block0:
     inst0: op def:v0i:reg def:v1i:any
     inst1: branch -> block1(v1i)
@@ -205,7 +200,8 @@ end
   block3:
     inst5: ret
 end
-"
+",
+            int_machine("p0i-p1i")
         );
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;
@@ -243,7 +239,7 @@ end
     #[test]
     fn a_branch_def_is_pinned_and_a_join_branch_read_reaches_the_top() {
         let src = &format!(
-            "{MACHINE}function
+            "{}function
   block0:
     inst0: branch def:v0i:reg -> block1(), block2()
   block1:
@@ -253,7 +249,8 @@ end
   block3:
     inst3: ret
 end
-"
+",
+            int_machine("p0i-p1i")
         );
         let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;

@@ -192,12 +192,8 @@ mod tests {
     /// score (v0i, read once) is the one left without a register.
     #[test]
     fn the_lowest_score_is_pushed_optimistically_and_spilled() {
-        let src = b"machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+        let src = format!(
+            "{}function
   block0:
     inst0: op def:v0i:any
     inst1: op def:v1i:any
@@ -207,8 +203,10 @@ function
     inst5: op use:v1i:reg use:v2i:reg
     inst6: ret
 end
-";
-        let (case, _) = crate::ir::text::parse_and_validate(src).unwrap();
+",
+            crate::fixtures::int_machine("p0i-p1i")
+        );
+        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let facts = super::super::facts::Facts::new(&case.func);
         let g = super::super::graph::build(
             &case.func,

@@ -16,6 +16,7 @@
 //! - `fixed(r)` may not name a register a `nonalloc` operand of the same
 //!   instruction names (a def there would overwrite, say, the stack pointer).
 
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg::{effective_preds, reachable};
 use crate::analysis::domtree::DomTree;
 use crate::ir::function::{Function, Opcode};
@@ -320,8 +321,8 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     let mut defs = DefTable {
         sites: vec![DefTable::NONE; n],
     };
-    let mut mentioned = vec![0u64; n.div_ceil(64)];
-    let mention = |m: &mut Vec<u64>, v: VReg| m[v.index() / 64] |= 1 << (v.index() % 64);
+    let mut mentioned = vec![0u64; dense::words(n)];
+    let mention = |m: &mut Vec<u64>, v: VReg| dense::insert(m, v.index());
     // Records a definition of `v` (packed as the table stores it), or
     // reports the second one at `at`.
     let mut define = |v: VReg,
@@ -433,7 +434,7 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     }
     // Indices never mentioned, reported as ranges so that one huge index
     // gives one line.
-    let is_mentioned = |v: usize| mentioned[v / 64] & (1 << (v % 64)) != 0;
+    let is_mentioned = |v: usize| dense::contains(&mentioned, v);
     let mut v = 0;
     while v < n {
         if is_mentioned(v) {

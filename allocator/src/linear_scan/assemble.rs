@@ -21,14 +21,15 @@ use super::layout::{Layout, Pos};
 use super::part::Loc;
 use super::ranges::{members, Ranges};
 use super::scan::Scanned;
+use crate::analysis::bitset::dense;
 use crate::analysis::cfg;
-use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::OperandConstraint;
 use crate::ir::output::{Allocation, Output};
-use crate::moves::{MoveContext, MoveResolver, ParallelMove};
+use crate::move_sets::resolve_grouped;
+use crate::moves::{MoveContext, ParallelMove};
 
 const EDGE_IN: u8 = 0;
 const SPLIT: u8 = 1;
@@ -166,12 +167,12 @@ pub fn assemble(
     // The values an edge may move: those with homes in several locations,
     // and those a branch defines (stored on its edges). Any other value is
     // where it was.
-    let mut may_move = vec![0u64; nv.div_ceil(64)];
+    let mut may_move = vec![0u64; dense::words(nv)];
     for v in 0..nv {
         let d = r.def_inst[v];
         let h = homes.of(v);
         if h.iter().any(|x| x.2 != h[0].2) || d.is_valid() && f.opcode(d).is_terminator() {
-            may_move[v / 64] |= 1 << (v % 64);
+            dense::insert(&mut may_move, v);
         }
     }
     // Per block, the values an edge falling through into it (from the block
@@ -281,16 +282,8 @@ pub fn assemble(
         }
     }
 
-    // Group by (instruction, phase), keeping the order within each group:
-    // a counting sort, as every point is the "before" point of some
-    // instruction.
+    // Every point is the "before" point of some instruction.
     debug_assert!(moves.iter().all(|m| m.0 == ProgPoint::before(m.0.inst())));
-    let (_, moves) = counting_sorted(
-        4 * f.num_insts(),
-        moves.len(),
-        |i| Some(4 * moves[i].0.inst().index() + moves[i].1 as usize),
-        |i| moves[i],
-    );
     let alloc_mask = env.allocatable_set().class_masks();
     // Registers free around the moves before the instruction at linear
     // slot `n`: held neither at it nor at the one before.
@@ -300,28 +293,22 @@ pub fn assemble(
             alloc_mask[c] & !busy
         }))
     };
-    let mut ctx = MoveContext {
+    let ctx = MoveContext {
         env,
         free: PRegSet::empty(),
         extra_slots: [SpillSlot(num_slots), SpillSlot(num_slots + 1)],
     };
-    let mut resolver = MoveResolver::new();
-    let mut edits = Vec::with_capacity(moves.len());
-    let mut set = Vec::new();
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < moves.len() {
-        let key = (moves[k].0, moves[k].1);
-        set.clear();
-        while k < moves.len() && (moves[k].0, moves[k].1) == key {
-            set.push(moves[k].2);
-            k += 1;
-        }
-        out.clear();
-        ctx.free = free_before(layout.pos[key.0.inst().index()].slot());
-        resolver.resolve(&set, &ctx, &mut out);
-        edits.extend(out.iter().map(|&m| (key.0, m)));
-    }
+    let edits = resolve_grouped(
+        ctx,
+        f.num_insts(),
+        4,
+        &moves,
+        |m| (m.0.inst(), m.1 as usize),
+        |i, group, set| {
+            set.extend(group.iter().map(|m| m.2));
+            free_before(layout.pos[i.index()].slot())
+        },
+    );
     let used = |a: Allocation| a.as_stack().map_or(0, |s| s.index() + 1);
     let num_spillslots = allocs
         .iter()
@@ -370,7 +357,6 @@ fn sink_defs_into_slots(
     // Per vreg: the index of its def's allocation, for the values considered.
     let mut def_op = vec![NO; nv];
     let mut def_any = vec![false; nv];
-    let mut considered = vec![0u64; nv.div_ceil(64)];
     let mut any = false;
     for v in 0..nv {
         let d = r.def_inst[v];
@@ -389,7 +375,6 @@ fn sink_defs_into_slots(
         if let Some(k) = ops.iter().position(|o| o.is_def() && o.vreg().index() == v) {
             def_op[v] = (base + k) as u32;
             def_any[v] = ops[k].constraint() == OperandConstraint::Any;
-            considered[v / 64] |= 1 << (v % 64);
             any = true;
         }
     }
@@ -601,145 +586,5 @@ fn define_in_home(
                 allocs[base + k] = Allocation::Reg(home);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::interface::Allocator;
-    use crate::ir::output::{Allocation, Output};
-    use crate::ir::text::parse_and_validate;
-
-    fn machine() -> String {
-        crate::fixtures::machine(["p0i nonpreferred p1i", "p0f nonpreferred p2f", "p0v"])
-    }
-
-    fn run(function: &str) -> Output {
-        run_on(&machine(), function)
-    }
-
-    fn run_on(machine: &str, function: &str) -> Output {
-        let text = format!("{machine}function\n{function}end\n");
-        let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
-        super::super::LinearScan
-            .run(&case.func, &case.machine)
-            .unwrap()
-    }
-
-    fn is_stack(a: Allocation) -> bool {
-        matches!(a, Allocation::Stack(_))
-    }
-
-    #[test]
-    fn a_def_read_from_its_register_keeps_it() {
-        // v0i is read from its register right after the def, or later, and
-        // then spilled by the clobber.
-        let right_after = "  block0:
-    inst0: op def:v0i:any
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i, p1i)
-    inst3: ret use:v0i:any
-";
-        let later = "  block0:
-    inst0: op def:v0i:any
-    inst1: op
-    inst2: op use:v0i:reg
-    inst3: op clobbers(p0i, p1i)
-    inst4: ret use:v0i:any
-";
-        for function in [right_after, later] {
-            let out = run(function);
-            assert!(!is_stack(out.allocs[0]), "{function}{:?}", out.allocs);
-            assert_eq!(out.edits.len(), 1, "one store: {:?}", out.edits);
-        }
-    }
-
-    #[test]
-    fn a_register_part_nothing_reads_goes_to_the_slot() {
-        // v0f must be defined in a register; its part before the cold loop
-        // header (entered by a branch that reads a register) is read by
-        // nothing, so it needs no move there: only the store and the reload.
-        let out = run("  block0:
-    inst0: op def:v0f:reg
-    inst1: branch -> block1()
-  block1:
-    inst2: branch -> block2(), block3()
-  block2:
-    inst3: branch use:v0f:reg -> block1()
-  block3:
-    inst4: op clobbers(p0f)
-    inst5: branch -> block1()
-");
-        assert_eq!(out.edits.len(), 2, "{:?}", out.edits);
-    }
-
-    #[test]
-    fn a_register_part_an_edge_carries_on_in_its_register_stays() {
-        // v0f is defined in p1f and spilled by the clobber; its first part
-        // reaches the edge into block3, where the next part is in p1f
-        // again. Moved to the slot, that part would cost block3 a reload:
-        // 4 moves instead of 3.
-        let machine =
-            crate::fixtures::machine(["none nonpreferred p3i", "p0f-p1f", "none nonpreferred p2v"]);
-        let out = run_on(
-            &machine,
-            "  block0:
-    inst0: branch -> block1()
-  block1:
-    inst1: op def:v0f:reg
-    inst2: op clobbers(p0f)
-    inst3: branch -> block3(), block2(v0f)
-  block2(v1f):
-    inst4: op clobbers(p1f)
-    inst5: op use:v0f:reg use:v1f:fixed(p0f)
-    inst6: branch -> block1()
-  block3:
-    inst7: op use:v0f:any
-    inst8: branch -> block1()
-",
-        );
-        assert_eq!(out.edits.len(), 3, "{:?}", out.edits);
-    }
-
-    #[test]
-    fn a_def_stays_when_its_slot_would_feed_another_slot() {
-        // v0i's register part feeds the spilled parameter v1i's slot; from
-        // v0i's slot that store would be memory to memory.
-        let out = run("  block0:
-    inst0: op def:v0i:any
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op clobbers(p0i, p1i)
-    inst3: branch use:v0i:any -> block2()
-  block2:
-    inst4: op use:v1i:any
-    inst5: ret
-");
-        assert!(!is_stack(out.allocs[0]), "{:?}", out.allocs);
-        assert_eq!(out.edits.len(), 2, "{:?}", out.edits);
-    }
-
-    #[test]
-    fn a_def_goes_straight_to_its_pieces_register_when_it_may() {
-        // v0i must leave p0i at the clobber and come back for the fixed use:
-        // defined in p1i at once, it needs one move (it needed two).
-        let any = "  block0:
-    inst0: op def:v0i:any
-    inst1: op clobbers(p0i)
-    inst2: op use:v0i:fixed(p0i)
-    inst3: ret
-";
-        let out = run(any);
-        assert_eq!(
-            out.allocs[0],
-            Allocation::Reg(crate::PReg::new(1, crate::RegClass::Int))
-        );
-        assert_eq!(out.edits.len(), 1, "{:?}", out.edits);
-        // A `limit(1)` def may not take p1i.
-        let out = run(&any.replace("def:v0i:any", "def:v0i:limit(1)"));
-        assert_eq!(
-            out.allocs[0],
-            Allocation::Reg(crate::PReg::new(0, crate::RegClass::Int))
-        );
     }
 }

@@ -3,6 +3,7 @@
 //! ([`Boundary`]), and the operations on them (meet, the parameter
 //! substitution along an edge, pruning by liveness marks).
 
+use allocator::analysis::bitset::dense;
 use allocator::VReg;
 use smallvec::SmallVec;
 
@@ -30,28 +31,13 @@ pub(super) fn pair_vreg(p: u64) -> u32 {
     p as u32
 }
 
-/// Sets (`on`) or clears vreg `v`'s bit.
-#[inline]
-pub(super) fn mark(marks: &mut [u64], v: usize, on: bool) {
-    if on {
-        marks[v / 64] |= 1 << (v % 64);
-    } else {
-        marks[v / 64] &= !(1 << (v % 64));
-    }
-}
-
-#[inline]
-pub(super) fn is_marked(marks: &[u64], v: u32) -> bool {
-    (marks[v as usize / 64] >> (v % 64)) & 1 != 0
-}
-
 /// Copies the pairs of `src` whose vreg is marked to `dst[w..]` and returns
 /// the new end; `dst` must have room for all of `src`.
 #[inline]
 pub(super) fn keep_marked(src: &[u64], marks: &[u64], dst: &mut [u64], mut w: usize) -> usize {
     for &x in src {
         dst[w] = x;
-        w += is_marked(marks, pair_vreg(x)) as usize;
+        w += dense::contains(marks, pair_vreg(x) as usize) as usize;
     }
     w
 }
@@ -68,7 +54,7 @@ pub(super) fn substitute(
     edge: &mut Boundary,
 ) {
     for v in params.iter().chain(args) {
-        mark(marks, v.index(), true);
+        dense::insert(marks, v.index());
     }
     edge.clear();
     // A parameter joins the location group of its argument's pair: sort
@@ -83,7 +69,7 @@ pub(super) fn substitute(
             }
             (group, group_loc) = (edge.len(), l);
         }
-        if !is_marked(marks, v) {
+        if !dense::contains(marks, v as usize) {
             edge.push(x);
             continue;
         }
@@ -101,7 +87,7 @@ pub(super) fn substitute(
         edge[group..].sort_unstable();
     }
     for v in params.iter().chain(args) {
-        mark(marks, v.index(), false);
+        dense::remove(marks, v.index());
     }
 }
 
@@ -121,4 +107,55 @@ pub(super) fn intersect(acc: &mut Boundary, other: &[u64]) {
         }
     }
     acc.truncate(w);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use allocator::RegClass;
+
+    fn v(i: usize) -> VReg {
+        VReg::new(i, RegClass::Int)
+    }
+
+    #[test]
+    fn substitution_renames_arguments_drops_parameters_and_clears_its_marks() {
+        // Location 1 holds {v5, v7, v9}, 2 holds {v5}, 3 holds {v9}; the
+        // edge passes v9 to parameter v2 and v5 to parameter v7.
+        let out = vec![pair(1, 5), pair(1, 7), pair(1, 9), pair(2, 5), pair(3, 9)];
+        let mut marks = vec![0u64; 1];
+        let mut edge = Vec::new();
+        substitute(&out, &[v(2), v(7)], &[v(9), v(5)], &mut marks, &mut edge);
+        assert_eq!(
+            edge,
+            vec![
+                pair(1, 2),
+                pair(1, 5),
+                pair(1, 7),
+                pair(1, 9),
+                pair(2, 5),
+                pair(2, 7),
+                pair(3, 2),
+                pair(3, 9),
+            ]
+        );
+        assert_eq!(marks, vec![0], "marks are clear again");
+        // Without parameters nothing changes.
+        substitute(&out, &[], &[], &mut marks, &mut edge);
+        assert_eq!(edge, out);
+        // One parameter and one argument, each alone in its word of marks.
+        let mut marks = vec![0u64; 2];
+        substitute(&[pair(4, 3)], &[v(70)], &[v(3)], &mut marks, &mut edge);
+        assert_eq!(edge, vec![pair(4, 3), pair(4, 70)]);
+        assert_eq!(marks, vec![0, 0], "marks are clear again");
+    }
+
+    #[test]
+    fn intersection_keeps_common_pairs() {
+        let mut acc = vec![pair(0, 1), pair(0, 2), pair(1, 1), pair(4, 4)];
+        intersect(&mut acc, &[pair(0, 2), pair(1, 1), pair(2, 0), pair(4, 4)]);
+        assert_eq!(acc, vec![pair(0, 2), pair(1, 1), pair(4, 4)]);
+        intersect(&mut acc, &[]);
+        assert!(acc.is_empty());
+    }
 }

@@ -5,17 +5,12 @@
 //! observer is a type parameter that the check compiles away.
 
 use super::boundary::{pair_loc, pair_vreg};
+use super::dataflow::{Checker, Ctx, MAX_TRACKED_SLOTS};
+use super::error::CheckError;
+use super::observe::Observe;
+pub use super::observe::TracePoint;
 use super::structural::Roles;
-use super::{CheckError, Checker, Ctx, MAX_TRACKED_SLOTS};
-use allocator::{Allocation, Function, Inst, MachineEnv, Output, PReg, RegClass, SpillSlot, VReg};
-
-/// Where a [`Change`] happens: after edit `e` of the output, or after an
-/// instruction (its clobbers and defs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TracePoint {
-    Edit(usize),
-    Inst(Inst),
-}
+use allocator::{Allocation, Function, MachineEnv, Output, PReg, RegClass, SpillSlot, VReg};
 
 /// A location written at a point, and the vregs it holds after it (empty:
 /// nothing the program still needs).
@@ -41,21 +36,6 @@ pub struct Trace {
     pub changes: Vec<Change>,
     /// The checker's verdict, as [`super::check`] gives it.
     pub errors: Vec<CheckError>,
-}
-
-/// What a block's run reports, besides its errors.
-pub(super) trait Observe {
-    /// Whether anything is reported (the check's observer is off).
-    const ON: bool;
-    fn wrote(&mut self, at: TracePoint, loc: u32, set: &[u32]);
-}
-
-/// The observer of a plain check.
-pub(super) struct Quiet;
-
-impl Observe for Quiet {
-    const ON: bool = false;
-    fn wrote(&mut self, _: TracePoint, _: u32, _: &[u32]) {}
 }
 
 /// Collects the changes with vreg indices named by their class.
@@ -160,14 +140,12 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use allocator::fixtures::int_machine;
     use allocator::ir::text::parse_and_validate;
+    use allocator::Inst;
 
+    /// The function and allocation, on two int registers.
     const CASE: &str = "\
-machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
 function
   block0:
     inst0: op def:v0i:reg
@@ -187,7 +165,8 @@ end
 
     #[test]
     fn reports_every_write_and_block_entries() {
-        let (case, _) = parse_and_validate(CASE.as_bytes()).unwrap();
+        let src = format!("{}{CASE}", int_machine("p0i-p1i"));
+        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
         let out = case.output.as_ref().unwrap();
         let t = trace(&case.func, &case.machine, out);
         assert!(t.errors.is_empty());

@@ -3,7 +3,7 @@
 //! ASCII letters, digits, `_` and `-` (a `-` directly followed by `>` ends
 //! the word, so `p6i->p0i` is three tokens while `p0i-p11i` is one).
 
-use super::{ParseError, Pos};
+use super::source::{ParseError, Pos};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Tok<'a> {

@@ -2,7 +2,8 @@
 //! syntax error; semantic rules are the validator's.
 
 use super::lexer::{lex, Tok, Token};
-use super::{list_keyword, Case, ParseError, Pos, SourceMap};
+use super::source::{ParseError, Pos, SourceMap};
+use crate::ir::case::Case;
 use crate::ir::function::{BuildError, FunctionBuilder, Opcode};
 use crate::ir::index::{Block, Inst, InstPosition, PReg, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
@@ -742,5 +743,15 @@ impl<'a> Parser<'a> {
             return self.err(section, format!("{i} has operands but no allocation line"));
         }
         Ok(out)
+    }
+}
+
+/// The text-format keyword of a machine list.
+fn list_keyword(l: MachineList) -> &'static str {
+    match l {
+        MachineList::Preferred => "preferred",
+        MachineList::NonPreferred => "nonpreferred",
+        MachineList::Scratch => "scratch",
+        MachineList::FixedStack => "fixed_stack",
     }
 }

@@ -1,6 +1,6 @@
 //! The canonical printer: one spelling for every case, stable across runs.
 
-use super::Case;
+use crate::ir::case::Case;
 use crate::ir::function::Function;
 use crate::ir::index::{InstPosition, PReg, ProgPoint, RegClass};
 use crate::ir::machine::MachineEnv;
