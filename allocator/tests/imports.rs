@@ -38,7 +38,7 @@ fn inline_modules(code: &str) -> Vec<(usize, usize)> {
             b'"' => {
                 // A raw string's hashes must match at its end.
                 let hashes = code[..i].bytes().rev().take_while(|&c| c == b'#').count();
-                let raw = i >= hashes + 1 && b[i - hashes - 1] == b'r';
+                let raw = i > hashes && b[i - hashes - 1] == b'r';
                 i += 1;
                 while i < b.len() {
                     if !raw && b[i] == b'\\' {

@@ -166,8 +166,10 @@ fn narrowed_configs_hold() {
 /// reuse that holds its uses, no branch operands into joins, repeated uses
 /// only of plain kinds, and (`more`) no `limit`, branch defs or `stack` defs.
 fn narrowed(more: bool) -> Config {
-    let mut c = Config::default();
-    c.branch_operands_into_joins = false;
+    let mut c = Config {
+        branch_operands_into_joins: false,
+        ..Config::default()
+    };
     c.repeated_uses.stack = more;
     c.repeated_uses.limit = false;
     c.repeated_uses.late_fixed = false;

@@ -383,12 +383,7 @@ mod tests {
     use allocator::ir::text::parse_and_validate;
 
     /// inst2 reads v0i from p1i, which inst1 clobbered.
-    const WRONG: &str = "\
-machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
+    const WRONG_FUNCTION: &str = "\
 function
   block0:
     inst0: op def:v0i:reg
@@ -403,6 +398,11 @@ allocation
 end
 ";
 
+    /// The case of [`WRONG_FUNCTION`] on the tests' two-register machine.
+    fn wrong() -> String {
+        allocator::fixtures::int_machine("p0i-p1i") + WRONG_FUNCTION
+    }
+
     fn model_text(src: &str, opts: &Options) -> String {
         let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
         let out = case.output.clone().unwrap();
@@ -412,7 +412,7 @@ end
 
     #[test]
     fn marks_the_first_error_where_it_happens() {
-        let t = model_text(WRONG, &Options::default());
+        let t = model_text(&wrong(), &Options::default());
         let marked: Vec<&str> = t.lines().filter(|l| l.starts_with(">>>")).collect();
         assert_eq!(marked, vec![">>>   inst2: op use:v0i:reg"], "{t}");
         assert!(t.contains("p1i = nothing"), "{t}");
@@ -425,7 +425,7 @@ end
     /// hand here).
     #[test]
     fn an_interpreter_divergence_is_marked_as_the_interpreters() {
-        let ok = WRONG
+        let ok = wrong()
             .replace("inst0: p1i", "inst0: p0i")
             .replace("inst2: p1i", "inst2: p0i");
         let (case, _) = parse_and_validate(ok.as_bytes()).unwrap();
@@ -449,12 +449,8 @@ end
 
     #[test]
     fn one_block_only() {
-        let two = "\
-machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
+        let two = allocator::fixtures::int_machine("p0i-p1i")
+            + "\
 function
   block0:
     inst0: op def:v0i:reg
@@ -472,7 +468,7 @@ end
             vreg: None,
             block: Some(Block::new(1)),
         };
-        let t = model_text(two, &opts);
+        let t = model_text(&two, &opts);
         assert!(t.contains("block1(v1i):"), "{t}");
         assert!(t.contains("on entry: p0i = v0i, v1i"), "{t}");
         assert!(!t.contains("inst0"), "{t}");
@@ -484,7 +480,7 @@ end
             vreg: Some(VReg::new(0, allocator::RegClass::Int)),
             block: None,
         };
-        let t = model_text(WRONG, &opts);
+        let t = model_text(&wrong(), &opts);
         assert!(t.contains("v0i now: p1i"), "{t}");
         assert!(t.contains("v0i now: nowhere"), "{t}");
         assert!(!t.contains("inst3"), "{t}");

@@ -4,9 +4,12 @@ use super::*;
 use allocator::Case;
 
 fn case(function: &str) -> Case {
-    let src = format!(
-        "machine\n  int preferred p0i-p1i nonpreferred none scratch p2i\n  float preferred p0f nonpreferred none scratch p1f\n  vector preferred p0v nonpreferred none scratch p1v\nend\nfunction\n{function}end\n"
-    );
+    let machine = allocator::fixtures::machine([
+        "p0i-p1i nonpreferred none scratch p2i",
+        "p0f nonpreferred none scratch p1f",
+        "p0v nonpreferred none scratch p1v",
+    ]);
+    let src = format!("{machine}function\n{function}end\n");
     allocator::ir::text::parse_and_validate(src.as_bytes())
         .unwrap_or_else(|e| panic!("{}", e[0]))
         .0
