@@ -1,0 +1,385 @@
+//! The `rafuzz` command line as clap reads it: the subcommands and their
+//! flags. The commands and exit statuses are fixed by the format
+//! specification (docs/format.md).
+
+use crate::engine::process::{Limits, DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT_SECS};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "rafuzz",
+    version,
+    about = "Differential fuzzing and verification of register allocators"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Check that each case is valid; prints FILE:LINE:COL: message per error.
+    Validate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Name the allocators and the fuzz targets.
+    List {
+        /// Name the hidden targets of the planted faults instead
+        /// (`fault_<fault>`, for scripts/fault-bench.sh).
+        #[arg(long, hide = true)]
+        faults: bool,
+    },
+    /// Allocate each case and print it with its allocation section.
+    Alloc {
+        #[arg(long)]
+        allocator: String,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Run the allocator N more times per case and print the timing line.
+        #[arg(long, value_name = "N")]
+        repeat: Option<usize>,
+        /// Run an outside allocator on its known bugs instead of
+        /// suppressing them (docs/regalloc2.md).
+        #[arg(long)]
+        no_suppress: bool,
+    },
+    /// Run the checker on cases that hold an allocation.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Run the checker N more times per case and print the timing line.
+        #[arg(long, value_name = "N")]
+        repeat: Option<usize>,
+    },
+    /// Fuzz targets with the built-in engine (stable Rust, nothing else).
+    Fuzz {
+        /// A target to fuzz (repeatable); see `rafuzz list`.
+        #[arg(long = "target", value_name = "T")]
+        targets: Vec<String>,
+        /// Fuzz every target.
+        #[arg(long, conflicts_with = "targets")]
+        all: bool,
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        time: Option<f64>,
+        /// Stop after this many executions in all.
+        #[arg(long, value_name = "N")]
+        runs: Option<u64>,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Seed of the engine's random choices (ChaCha8).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Seed corpora, read from DIR/<target>/.
+        #[arg(long, value_name = "DIR", default_value = "corpus")]
+        corpus: PathBuf,
+        /// Where findings are written (DIR/<target>/crash-<hash>).
+        #[arg(long, value_name = "DIR", default_value = "artifacts")]
+        artifacts: PathBuf,
+        /// Go on after a finding.
+        #[arg(long)]
+        keep_going: bool,
+        /// Longest input generated.
+        #[arg(long, default_value_t = 8192)]
+        max_len: usize,
+        /// Print the targets' own statistics after the table (the
+        /// allocators' quality comparison of `differential`, the checker's
+        /// precision on mutants of `checker_soundness`).
+        #[arg(long)]
+        stats: bool,
+        /// Write each input that reaches a new feature to DIR/<target>/.
+        #[arg(long, value_name = "DIR")]
+        save_corpus: Option<PathBuf>,
+        /// Longest time spent reducing each distinct finding.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        reduce_time: f64,
+        /// Report findings without reducing them.
+        #[arg(long)]
+        no_reduce: bool,
+        /// Add an outside program as allocator `cmd` (it joins
+        /// `differential` and gets the `cmd_checker` target).
+        #[arg(long, value_name = "cmd:PROGRAM ARGS")]
+        allocator: Option<String>,
+        /// How long the outside program may take over one case.
+        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        cmd_timeout: u64,
+        /// Also run regalloc2's checker on every allocation and report any
+        /// disagreement with ours as a finding.
+        #[arg(long)]
+        cross_check: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Run inputs in the engine's own threads, not in worker
+        /// processes: a little faster, but a hang, an abort or a stack
+        /// overflow then stops the campaign instead of being a finding.
+        #[arg(long)]
+        in_process: bool,
+        /// Do not report allocator runs far slower than the allocator's
+        /// median on cases of their size (`slow` findings).
+        #[arg(long)]
+        no_slow: bool,
+        #[command(flatten)]
+        narrow: Narrow,
+    },
+    /// A worker process of `rafuzz fuzz` (started by the engine): runs
+    /// inputs read from stdin, answers on stdout.
+    #[command(hide = true)]
+    Worker {
+        #[arg(long = "target", value_name = "T")]
+        targets: Vec<String>,
+        #[arg(long)]
+        cross_check: bool,
+        #[arg(long)]
+        slow: bool,
+        #[arg(long)]
+        allocator: Option<String>,
+        #[arg(long, default_value_t = 5000)]
+        cmd_timeout: u64,
+        #[command(flatten)]
+        narrow: Narrow,
+    },
+    /// Answer cases on stdin with their allocations on stdout: an allocator
+    /// of this repository behind the outside-program protocol.
+    Serve {
+        #[arg(long)]
+        allocator: String,
+    },
+    /// Shrink a failing input (a raw fuzz input or a .ra case) to a small
+    /// case that fails the same way, and print the command that replays it.
+    Reduce {
+        /// Keep candidates that fail this fuzz target with the input's
+        /// failure signature.
+        #[arg(long, value_name = "T", required_unless_present_any = ["allocator", "predicate", "slow"])]
+        target: Option<String>,
+        /// Keep candidates on which this allocator stays slow: its best
+        /// time per instruction at least half what it is on the input.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "allocator", "predicate"])]
+        slow: Option<String>,
+        /// Keep candidates this allocator fails on (allocator error or
+        /// panic, or an output the oracle rejects) the same way.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "predicate"])]
+        allocator: Option<String>,
+        /// With --allocator: which oracle judges the output.
+        #[arg(long, value_enum, default_value = "both", requires = "allocator")]
+        oracle: OracleArg,
+        /// Keep candidates for which `sh -c 'CMD "$1"' sh CANDIDATE.ra`
+        /// exits 0.
+        #[arg(long, value_name = "CMD", conflicts_with_all = ["target", "allocator"])]
+        predicate: Option<String>,
+        /// The failing input: a raw fuzz input, or a case (FILE.ra).
+        file: PathBuf,
+        /// Where to write the reduced case (default: FILE.reduced.ra).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Threads trying candidates (default: all cores).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Stop after this many seconds with the smallest case so far.
+        #[arg(long, value_name = "SECONDS")]
+        time: Option<f64>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// With --target: the narrowing the input was found with.
+        #[command(flatten)]
+        narrow: Narrow,
+    },
+    /// Replay raw fuzz inputs (files or directories) or .ra cases through
+    /// one target.
+    Run {
+        target: String,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Add an outside program as allocator `cmd` (see `fuzz`).
+        #[arg(long, value_name = "cmd:PROGRAM ARGS")]
+        allocator: Option<String>,
+        /// How long the outside program may take over one case.
+        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        cmd_timeout: u64,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        narrow: Narrow,
+    },
+    /// How each allocator's time and peak heap grow with function size:
+    /// cases of one shape from about 100 instructions up, a table with
+    /// the fitted growth exponents, and a plot.
+    Scaling {
+        /// An allocator to measure (repeatable; default: every one).
+        #[arg(long = "allocator", value_name = "NAME")]
+        allocators: Vec<String>,
+        /// The largest size, in instructions.
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        max_insts: usize,
+        /// Generator configuration: default, regalloc2, regalloc2_fastalloc,
+        /// regalloc_rs, regalloc_rs_lsra.
+        #[arg(long, value_name = "P", default_value = "default")]
+        profile: String,
+        /// Seed of the byte stream the cases are cut from.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Runs per allocator and case (the median time is kept).
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        repeat: usize,
+        /// Draw time and peak heap against size as an SVG.
+        #[arg(long, value_name = "OUT.svg")]
+        plot: Option<PathBuf>,
+    },
+    /// Print a generated case (machine + function) from seeded random bytes,
+    /// or, with --stats, measure the generator over many inputs.
+    Gen {
+        /// Seed of the ChaCha8 stream the input bytes come from.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Length of the input in bytes.
+        #[arg(long, default_value_t = 4096)]
+        size: usize,
+        /// Print the input bytes instead of the case (to seed a corpus).
+        #[arg(long, conflicts_with = "stats")]
+        raw: bool,
+        /// Generate COUNT cases (seeds SEED, SEED+1, ...) and print statistics.
+        #[arg(long, value_name = "COUNT")]
+        stats: Option<usize>,
+        #[command(flatten)]
+        narrow: Narrow,
+    },
+    /// Show what each register and slot holds at each point of a case's
+    /// allocation, with the first error marked where it happens.
+    Explain {
+        /// A case with its allocation section.
+        file: PathBuf,
+        /// Follow one value: where it lives, point by point.
+        #[arg(long, value_name = "VREG")]
+        vreg: Option<String>,
+        /// Show one block only.
+        #[arg(long, value_name = "BLOCK")]
+        block: Option<String>,
+        /// Also write the grid as one self-contained HTML page.
+        #[arg(long, value_name = "OUT.html")]
+        html: Option<PathBuf>,
+    },
+    /// Compare two allocators' loop-weighted cost and time on the same
+    /// cases (B against A), both oracles judging every allocation.
+    Compare {
+        /// A, then B (give it twice).
+        #[arg(long = "allocator", value_name = "NAME", num_args = 1, required = true)]
+        allocators: Vec<String>,
+        /// .ra files or folders of them.
+        #[arg(conflicts_with = "generate")]
+        files: Vec<PathBuf>,
+        /// Compare on N generated cases instead.
+        #[arg(long, value_name = "N")]
+        generate: Option<usize>,
+        /// Generator configuration of --generate: default, regalloc2,
+        /// regalloc2_fastalloc.
+        #[arg(long, value_name = "P", default_value = "default")]
+        profile: String,
+        /// Leave these features out of the --generate cases (names as in
+        /// `rafuzz gen --stats`: calls,reuse,...).
+        #[arg(
+            long,
+            value_name = "FEATURE,...",
+            value_delimiter = ',',
+            requires = "generate"
+        )]
+        without: Vec<String>,
+        /// First seed of --generate (case k comes from seed SEED+k).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Input size of --generate, in bytes.
+        #[arg(long, default_value_t = 4096)]
+        size: usize,
+        /// How many of the cases where B loses most to save.
+        #[arg(long, value_name = "K", default_value_t = 5)]
+        worst: usize,
+        /// Where to save them.
+        #[arg(long, value_name = "DIR", default_value = "compare-worst")]
+        save: PathBuf,
+        /// Reduce each saved case, keeping B at least half its excess
+        /// over A.
+        #[arg(long)]
+        reduce: bool,
+        /// Longest time spent reducing each.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        reduce_time: f64,
+        /// Exit 1 when the median cost ratio B/A is above R.
+        #[arg(long, value_name = "R")]
+        fail_if_median_above: Option<f64>,
+        /// Draw the distribution of the cost ratio as an SVG.
+        #[arg(long, value_name = "OUT.svg")]
+        plot: Option<PathBuf>,
+        /// How long an outside program may take over one case.
+        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        cmd_timeout: u64,
+    },
+}
+
+/// The oracles `rafuzz reduce --allocator` judges with.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum OracleArg {
+    Checker,
+    Interp,
+    Both,
+}
+
+/// `--timeout` and `--rss-limit-mb`: past them an input is a `timeout` or
+/// an `oom` finding (in `fuzz`, in the reducer's workers, in `run`).
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct LimitArgs {
+    /// An input running longer than this is a `timeout`.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
+    pub timeout: f64,
+    /// A process growing past this resident size is an `oom` (0: no
+    /// limit).
+    #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
+    pub rss_limit_mb: u64,
+}
+
+impl LimitArgs {
+    pub fn limits(self) -> Limits {
+        Limits {
+            timeout: std::time::Duration::from_secs_f64(self.timeout),
+            rss_limit_mb: self.rss_limit_mb,
+        }
+    }
+}
+
+/// `--profile` and `--without`: the cases generated from fuzzer bytes.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct Narrow {
+    /// Generate the cases of this profile (default, regalloc2,
+    /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra) in every target
+    /// that generates cases.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// Leave these features out of the generated cases (names as in
+    /// `rafuzz gen --stats`: reuse,limit,branch-operands,...).
+    #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
+    pub without: Vec<String>,
+    /// Run outside allocators on their known bugs instead of suppressing
+    /// them (docs/regalloc2.md), and generate those bugs' cases in the
+    /// profiles that leave them out: to check a fix.
+    #[arg(long)]
+    pub no_suppress: bool,
+    /// Swarm generation: each case draws which of the profile's features
+    /// it uses, and how heavily, instead of using the profile as it is.
+    #[arg(long)]
+    pub swarm: bool,
+}
+
+impl Narrow {
+    /// The narrowing, or exit 2 with what is wrong.
+    pub fn parse(&self) -> crate::harness::narrowing::Narrowing {
+        let mut n =
+            crate::harness::narrowing::Narrowing::parse(self.profile.as_deref(), &self.without)
+                .unwrap_or_else(|e| {
+                    eprintln!("{e}");
+                    std::process::exit(2);
+                });
+        n.no_suppress = self.no_suppress;
+        n.swarm = self.swarm;
+        n
+    }
+}

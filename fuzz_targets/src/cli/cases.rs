@@ -1,0 +1,246 @@
+//! The subcommands on cases: `validate`, `list`, `gen` (and `--stats`),
+//! `alloc` and `check`.
+
+use crate::harness::inputs::{read_file, seeded_bytes};
+use crate::harness::narrowing::Narrowing;
+use crate::registry::{Settings, DEFAULT};
+use allocator::ir::text::parse_and_validate;
+use std::io::Write;
+use std::path::Path;
+
+/// `rafuzz validate FILE...`: `FILE: ok` per valid case, `FILE:LINE:COL:
+/// message` per error; status 1 if any file has an error.
+pub fn validate(files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32 {
+    let mut status = 0;
+    for path in files {
+        let path = path.as_ref();
+        let Some(src) = read_file(path, out) else {
+            status = 1;
+            continue;
+        };
+        match parse_and_validate(&src) {
+            Ok(_) => {
+                let _ = writeln!(out, "{}: ok", path.display());
+            }
+            Err(diags) => {
+                status = 1;
+                for d in diags {
+                    let _ = writeln!(out, "{}:{d}", path.display());
+                }
+            }
+        }
+    }
+    status
+}
+
+/// `rafuzz list`: the allocators and the fuzz targets.
+pub fn list(out: &mut dyn Write) -> i32 {
+    let _ = writeln!(out, "allocators:");
+    for a in crate::registry::allocators(&Settings::default()) {
+        let _ = writeln!(out, "  {}", a.name());
+    }
+    let _ = writeln!(out, "targets:");
+    let targets = crate::targets::targets();
+    let w = targets.iter().map(|t| t.name.len()).max().unwrap_or(0);
+    for t in targets {
+        let _ = writeln!(out, "  {:<w$} {}", t.name, t.description);
+    }
+    0
+}
+
+/// `rafuzz gen --seed N [--size BYTES] [--raw]`: the generated case as text,
+/// or (`--raw`) the input bytes themselves, for seeding corpora; the cases
+/// of the default config narrowed by `narrowing`.
+pub fn gen(seed: u64, size: usize, raw: bool, narrowing: &Narrowing, out: &mut dyn Write) -> i32 {
+    let bytes = seeded_bytes(seed, size);
+    if raw {
+        let _ = out.write_all(&bytes);
+        return 0;
+    }
+    let case = ssagen::generate_from_bytes(&bytes, &narrowing.config(&DEFAULT));
+    let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
+    0
+}
+
+/// `rafuzz gen --stats COUNT [--size BYTES] [--seed S]`: what the generator
+/// produces over COUNT inputs (input `i` is `seeded_bytes(S + i, BYTES)`);
+/// with a narrowing, each feature's share beside the default config's.
+pub fn gen_stats(
+    count: usize,
+    size: usize,
+    seed: u64,
+    narrowing: &Narrowing,
+    out: &mut dyn Write,
+) -> i32 {
+    let measure = |config: &ssagen::Config| {
+        let mut stats = ssagen::stats::GenStats::default();
+        for i in 0..count as u64 {
+            let bytes = seeded_bytes(seed.wrapping_add(i), size);
+            let t = std::time::Instant::now();
+            let case = ssagen::generate_from_bytes(&bytes, config);
+            stats.gen_nanos += t.elapsed().as_nanos();
+            let valid = ssagen::feasibility::check_case(&case).is_ok();
+            stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
+        }
+        stats
+    };
+    let default = ssagen::Config::default();
+    let stats = measure(&narrowing.config(&DEFAULT));
+    let reference = (!narrowing.is_empty()).then(|| measure(&default));
+    let what = match narrowing.args() {
+        a if a.is_empty() => String::new(),
+        a => format!(" ({})", a.join(" ")),
+    };
+    let _ = write!(
+        out,
+        "inputs of {size} bytes{what}\n{}",
+        stats.report(reference.as_ref())
+    );
+    if stats.valid == stats.cases {
+        0
+    } else {
+        1
+    }
+}
+
+/// Parses and validates a file, reporting `FILE:LINE:COL: message` lines.
+pub(super) fn load_case(
+    path: &Path,
+    out: &mut dyn Write,
+) -> Option<(allocator::Case, allocator::ir::text::SourceMap)> {
+    let src = read_file(path, out)?;
+    match parse_and_validate(&src) {
+        Ok(x) => Some(x),
+        Err(diags) => {
+            for d in diags {
+                let _ = writeln!(out, "{}:{d}", path.display());
+            }
+            None
+        }
+    }
+}
+
+/// The `--repeat` line: `cases=N insts=N ns_per_inst=N`, the median over
+/// rounds of each round's total time per instruction.
+fn timing_line(out: &mut dyn Write, cases: usize, insts: usize, rounds: &[f64]) {
+    let mut per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
+    per.sort_by(|a, b| a.total_cmp(b));
+    let median = per.get(per.len() / 2).copied().unwrap_or(0.0);
+    let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={median:.1}");
+}
+
+/// `rafuzz alloc --allocator NAME FILE... [--repeat N]`: prints each case
+/// with its allocation section, preceded by a `# checker:` line per error
+/// when the checker rejects the allocation (exit status 1, as when the
+/// allocator fails); with `--repeat`, runs the allocator N times per case
+/// and prints the timing line last.
+pub fn alloc(
+    name: &str,
+    files: &[impl AsRef<Path>],
+    repeat: Option<usize>,
+    settings: &Settings,
+    out: &mut dyn Write,
+) -> i32 {
+    let Some(a) = crate::registry::allocator_by_name(name, settings) else {
+        let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
+        return 2;
+    };
+    let mut status = 0;
+    let (mut cases, mut insts) = (0usize, 0usize);
+    let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    let mut checker = checker::Checker::default();
+    for path in files {
+        let path = path.as_ref();
+        let Some((mut case, _)) = load_case(path, out) else {
+            status = 1;
+            continue;
+        };
+        match a.run_with_counters(&case.func, &case.machine) {
+            Ok((o, counters)) => {
+                for r in rounds.iter_mut() {
+                    let t = std::time::Instant::now();
+                    let _ = std::hint::black_box(a.run(&case.func, &case.machine));
+                    *r += t.elapsed().as_nanos() as f64;
+                }
+                cases += 1;
+                insts += case.func.num_insts();
+                let q = crate::harness::quality::Quality::of(&case, Some(&o));
+                let cost = q.cost_tenths;
+                let _ = writeln!(
+                    out,
+                    "# {name}: {} moves ({} spills, {} reloads, {} register moves), {} loop-weighted, cost {}.{}, {} spill slots",
+                    q.moves, q.spills, q.reloads, q.reg_moves, q.weighted, cost / 10, cost % 10, o.num_spillslots
+                );
+                if !counters.is_empty() {
+                    let list: Vec<String> =
+                        counters.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                    let _ = writeln!(out, "# {name}: {}", list.join(", "));
+                }
+                // An allocation the checker rejects is a failure too: say
+                // so above it, rather than hand it on as if it were good.
+                for e in checker.check(&case.func, &case.machine, &o) {
+                    status = 1;
+                    let _ = writeln!(out, "# checker: {} [{}]", e.message, e.kind.name());
+                }
+                case.output = Some(o);
+                let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
+            }
+            Err(e) => {
+                status = 1;
+                let _ = writeln!(out, "{}: {name}: {e}", path.display());
+            }
+        }
+    }
+    if repeat.is_some() {
+        timing_line(out, cases, insts, &rounds);
+    }
+    status
+}
+
+/// `rafuzz check FILE... [--repeat N]`: runs the symbolic checker on cases
+/// that hold an allocation; `FILE: ok`, or every error located.
+pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Write) -> i32 {
+    let mut status = 0;
+    let (mut cases, mut insts) = (0usize, 0usize);
+    let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    let mut checker = checker::Checker::default();
+    for path in files {
+        let path = path.as_ref();
+        let Some((case, map)) = load_case(path, out) else {
+            status = 1;
+            continue;
+        };
+        let Some(output) = &case.output else {
+            let _ = writeln!(out, "{}: no allocation section to check", path.display());
+            status = 1;
+            continue;
+        };
+        let errs = checker.check(&case.func, &case.machine, output);
+        for r in rounds.iter_mut() {
+            let t = std::time::Instant::now();
+            std::hint::black_box(checker.check(&case.func, &case.machine, output));
+            *r += t.elapsed().as_nanos() as f64;
+        }
+        cases += 1;
+        insts += case.func.num_insts();
+        if errs.is_empty() {
+            let _ = writeln!(out, "{}: ok", path.display());
+        } else {
+            status = 1;
+            for e in errs {
+                let _ = writeln!(
+                    out,
+                    "{}:{}: {} [{}]",
+                    path.display(),
+                    map.locate(e.site),
+                    e.message,
+                    e.kind.name()
+                );
+            }
+        }
+    }
+    if repeat.is_some() {
+        timing_line(out, cases, insts, &rounds);
+    }
+    status
+}
