@@ -40,6 +40,13 @@ pub fn read_case(path: &Path) -> Case {
     }
 }
 
+/// The case `tests/cases/unit/{name}.ra`, `name` being `<area>/<case>`:
+/// unit tests keep their cases there rather than inline, so that each is a
+/// file `rafuzz` can validate and replay; panics as [`read_case`] does.
+pub fn unit_case(name: &str) -> Case {
+    read_case(&repo_root().join(format!("tests/cases/unit/{name}.ra")))
+}
+
 /// The valid case made of [`machine`]`(regs)` and the `function` section
 /// given; panics with the first error when it does not validate.
 pub fn case_on(regs: [&str; 3], function: &str) -> Case {

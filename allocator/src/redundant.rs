@@ -169,12 +169,12 @@ pub fn eliminate(
 
 #[cfg(test)]
 mod tests {
-    use crate::fixtures::{allocation_lines, case_on};
+    use crate::fixtures::{allocation_lines, unit_case};
 
-    /// The allocation section of `function` (with its `allocation`) on a
-    /// two-register machine, after elimination, one trimmed line each.
-    fn eliminated(function: &str) -> String {
-        let case = case_on(["p0i-p1i", "p0f", "p0v"], function);
+    /// The allocation section of the unit case `name` (one with an
+    /// `allocation`) after elimination, one trimmed line each.
+    fn eliminated(name: &str) -> String {
+        let case = unit_case(name);
         let mut out = case.output.unwrap();
         super::eliminate(&case.func, &out.allocs, &mut out.edits);
         allocation_lines(&case.func, &out)
@@ -185,33 +185,7 @@ mod tests {
         // v0i is reloaded into p0i in block0; block1, entered from block0
         // alone, reloads it into p1i: a register move. block3 is a join
         // and knows nothing: its reload stays.
-        let got = eliminated(
-            "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op use:v0i:reg
-    inst2: branch -> block1(), block2()
-  block1:
-    inst3: op use:v0i:reg
-    inst4: branch -> block3()
-  block2:
-    inst5: branch -> block3()
-  block3:
-    inst6: op use:v0i:reg
-    inst7: ret
-end
-allocation
-  spillslots 1
-  inst0: stack0
-  edit before inst1: stack0 -> p0i
-  inst1: p0i
-  edit before inst3: stack0 -> p1i
-  inst3: p1i
-  edit before inst6: stack0 -> p1i
-  inst6: p1i
-end
-",
-        );
+        let got = eliminated("redundant/a_block_with_one_predecessor_knows_what_it_ends_with");
         assert!(got.contains("edit before inst3: p0i -> p1i\n"), "{got}");
         assert!(got.contains("edit before inst6: stack0 -> p1i\n"), "{got}");
     }
@@ -221,27 +195,7 @@ end
         // block0 overwrites p0i (inst2 clobbers it) after the reload:
         // block1's reload into p0i stays a reload, and its move of the
         // slot into p0i is not taken as already done.
-        let got = eliminated(
-            "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i)
-    inst3: branch -> block1()
-  block1:
-    inst4: op use:v0i:reg
-    inst5: ret
-end
-allocation
-  spillslots 1
-  inst0: stack0
-  edit before inst1: stack0 -> p0i
-  inst1: p0i
-  edit before inst4: stack0 -> p0i
-  inst4: p0i
-end
-",
-        );
+        let got = eliminated("redundant/what_a_predecessor_overwrote_is_not_inherited");
         assert!(got.contains("edit before inst4: stack0 -> p0i\n"), "{got}");
     }
 }

@@ -2,38 +2,23 @@
 //! in a free register instead of its slot), seen in the allocations it
 //! gives.
 
-use allocator::fixtures::{allocation_lines, case_on};
+use allocator::fixtures::{allocation_lines, unit_case};
 use allocator::interface::Allocator;
 
-/// `coloring`'s allocation section for `function` on a machine whose
-/// int class has `ints`.
-fn allocate_on(ints: &str, function: &str) -> String {
-    let case = case_on([ints, "p0f", "p0v"], function);
+/// `coloring`'s allocation section for the unit case `name`.
+fn allocate(name: &str) -> String {
+    let case = unit_case(name);
     let out = allocator::coloring::Coloring
         .run(&case.func, &case.machine)
         .unwrap();
     allocation_lines(&case.func, &out)
 }
 
-/// [`allocate_on`] three int registers, for one block's `body`.
-fn allocate(body: &str) -> String {
-    allocate_on("p0i-p2i", &format!("function\n  block0:\n{body}end\n"))
-}
-
 #[test]
 fn a_slot_read_inside_the_hole_keeps_the_store() {
     // inst3 reads v0i from its slot inside the hole around inst2:
     // the store stays, and so does the reload, although p2i is free.
-    let got = allocate(
-        "    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i, p1i)
-    inst3: op use:v0i:stack
-    inst4: op use:v0i:reg
-    inst5: op clobbers(p1i, p2i)
-    inst6: ret use:v0i:reg
-",
-    );
+    let got = allocate("coloring_excursions/a_slot_read_inside_the_hole_keeps_the_store");
     assert!(
         got.contains(
             "edit before inst2: p0i -> stack0\ninst3: stack0\nedit before inst4: stack0 -> p0i\n"
@@ -46,25 +31,9 @@ fn a_slot_read_inside_the_hole_keeps_the_store() {
 fn the_register_waited_in_is_free_from_the_store_to_the_reload() {
     // Around inst2 only p2i is spared, and v1i, live across inst2,
     // holds it: v0i stays in its slot. Without v1i it waits in p2i.
-    let with = allocate(
-        "    inst0: op def:v0i:reg def:v1i:fixed(p2i)
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i, p1i)
-    inst3: op use:v0i:reg use:v1i:fixed(p2i)
-    inst4: op clobbers(p1i, p2i)
-    inst5: ret use:v0i:reg
-",
-    );
+    let with = allocate("coloring_excursions/the_waiting_register_is_held_by_another_value");
     assert!(with.contains("p0i -> stack0\n"), "{with}");
-    let without = allocate(
-        "    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i, p1i)
-    inst3: op use:v0i:reg
-    inst4: op clobbers(p1i, p2i)
-    inst5: ret use:v0i:reg
-",
-    );
+    let without = allocate("coloring_excursions/the_waiting_register_is_free");
     assert!(
         without.contains("edit before inst2: p0i -> p2i\nedit before inst3: p2i -> p0i\n"),
         "{without}"
@@ -76,21 +45,8 @@ fn two_holes_around_one_call_do_not_wait_in_the_same_register() {
     // v0i (p0i) and v1i (p1i) both step aside at inst3, which spares
     // only p3i: the first waits there, the second in its slot.
     // (In a second block, so that rows are counted from its top.)
-    let got = allocate_on(
-        "p0i-p3i",
-        "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: branch -> block1()
-  block1:
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: op clobbers(p0i, p1i, p2i)
-    inst4: op use:v0i:reg use:v1i:reg
-    inst5: op clobbers(p2i, p3i)
-    inst6: ret use:v0i:reg use:v1i:reg
-end
-",
-    );
+    let got =
+        allocate("coloring_excursions/two_holes_around_one_call_do_not_wait_in_the_same_register");
     assert!(
         got.contains(
             "edit before inst3: p0i -> p3i

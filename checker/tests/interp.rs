@@ -2,40 +2,20 @@
 //! point of its semantics (the order of effects within an instruction,
 //! distinct values per def, poison, bounds) and of its messages.
 
-use allocator::ir::text::parse;
+use allocator::fixtures::unit_case;
 use allocator::{Allocation, Inst, Move, PReg, ProgPoint, RegClass, SpillSlot};
 use checker::interp::run;
 
-fn machine() -> String {
-    allocator::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
-}
-
-/// Parses a case (valid function) and its allocation without validating the
-/// allocation.
-fn case(body: &str) -> (allocator::Function, allocator::Output) {
-    let src = format!("{}{body}", machine());
-    let (c, _) = parse(src.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    assert!(allocator::ir::validate::validate(&c.func, &c.machine).is_empty());
+/// The function and allocation of the unit case `name`, the allocation
+/// not validated.
+fn case(name: &str) -> (allocator::Function, allocator::Output) {
+    let c = unit_case(name);
     (c.func, c.output.unwrap())
 }
 
 #[test]
 fn a_late_use_sees_an_early_def_written_over_it() {
-    let (f, out) = case(
-        "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg:late def:v1i:reg:early
-    inst2: ret use:v1i:reg
-end
-allocation
-  spillslots 0
-  inst0: p0i
-  inst1: p0i p0i
-  inst2: p0i
-end
-",
-    );
+    let (f, out) = case("checker_interp/a_late_use_sees_an_early_def_written_over_it");
     let d = run(&f, &out, 0, 100).unwrap_err();
     assert_eq!((d.inst, d.operand), (Inst(1), 0));
 }
@@ -44,40 +24,14 @@ end
 fn a_late_use_reads_before_the_clobbers_and_late_defs() {
     // Sharing with a late def is the checker's business (interference); the
     // interpreter's order is: late uses read, then clobbers, then late defs.
-    let (f, out) = case(
-        "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg:late def:v1i:reg clobbers(p1i)
-    inst2: ret use:v1i:reg
-end
-allocation
-  spillslots 0
-  inst0: p1i
-  inst1: p1i p1i
-  inst2: p1i
-end
-",
-    );
+    let (f, out) = case("checker_interp/a_late_use_reads_before_the_clobbers_and_late_defs");
     let ok = run(&f, &out, 0, 100).unwrap();
     assert_eq!((ok.uses_checked, ok.returned), (2, true));
 }
 
 #[test]
 fn an_early_def_in_a_clobbered_register_is_destroyed() {
-    let (f, out) = case(
-        "function
-  block0:
-    inst0: op def:v0i:reg:early clobbers(p2i)
-    inst1: ret use:v0i:reg
-end
-allocation
-  spillslots 0
-  inst0: p2i
-  inst1: p2i
-end
-",
-    );
+    let (f, out) = case("checker_interp/an_early_def_in_a_clobbered_register_is_destroyed");
     let d = run(&f, &out, 0, 100).unwrap_err();
     assert_eq!((d.inst, d.step), (Inst(1), 2));
     assert_eq!(d.found, "poison from a clobber at step 1");
@@ -85,20 +39,9 @@ end
 
 #[test]
 fn two_defs_of_one_instruction_have_different_values() {
-    let src = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: ret use:v0i:reg use:v1i:reg
-end
-allocation
-  spillslots 0
-  inst0: p0i p1i
-  inst1: p0i p1i
-end
-";
-    let (f, out) = case(src);
+    let (f, out) = case("checker_interp/two_defs_of_one_instruction");
     assert!(run(&f, &out, 0, 100).is_ok());
-    let (f, swapped) = case(&src.replace("  inst1: p0i p1i", "  inst1: p1i p0i"));
+    let (f, swapped) = case("checker_interp/two_defs_of_one_instruction_read_swapped");
     let d = run(&f, &swapped, 0, 100).unwrap_err();
     assert_eq!(d.found, "the current value of vreg 1");
     assert_eq!(d.vreg, allocator::VReg::new(0, RegClass::Int));
@@ -112,18 +55,7 @@ end
 
 #[test]
 fn untouched_locations_hold_poison_and_bounds_never_panic() {
-    let src = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: ret use:v0i:reg
-end
-allocation
-  spillslots 1
-  inst0: stack0
-  inst1: p3i
-end
-";
-    let (f, out) = case(src);
+    let (f, out) = case("checker_interp/untouched_locations_hold_poison_and_bounds_never_panic");
     let d = run(&f, &out, 0, 100).unwrap_err();
     assert_eq!(d.found, "the initial poison of a location");
     // A slot at or past the declared count reads poison and writes nowhere.

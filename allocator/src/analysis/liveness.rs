@@ -292,18 +292,9 @@ mod tests {
 
     #[test]
     fn an_argument_counts_only_where_its_parameter_is_read() {
-        let src = crate::fixtures::machine(["p0i", "p0f", "p0v"])
-            + "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: branch -> block1()
-  block1:
-    inst2: branch -> block2(v0i, v1i)
-  block2(v2i, v3i):
-    inst3: ret use:v3i:reg
-end
-";
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let case = crate::fixtures::unit_case(
+            "analysis_liveness/an_argument_counts_only_where_its_parameter_is_read",
+        );
         let f = &case.func;
         let po = crate::analysis::cfg::postorder(f);
         let all = rows_where(f, &po, |_| true);

@@ -449,10 +449,7 @@ mod tests {
     /// with both held over it and p2f held over `p2` (floats, so that the
     /// class a register is free for is not class 0 by accident).
     fn swap_edits(at: Inst, p2: Option<(Point, Point)>) -> Vec<(Allocation, Allocation)> {
-        let case = crate::fixtures::case_on(
-            ["p0i-p1i", "p0f-p2f", "p0v"],
-            "function\n  block0:\n    inst0: op\n    inst1: op\n    inst2: ret\nend\n",
-        );
+        let case = crate::fixtures::unit_case("backtracking/three_floats_around_two_instructions");
         let float = |hw| PReg::new(hw, RegClass::Float);
         let mut maps = crate::backtracking::regmap::RegMaps::new();
         maps.insert(float(0), 0, 9, 0);

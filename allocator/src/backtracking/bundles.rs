@@ -213,10 +213,10 @@ mod tests {
         assert_eq!(o(&[], &[(4, 6)]), (false, false));
     }
 
-    /// The values of each spill set after merging `function` on four int
-    /// registers, each bundle's ranges checked sorted.
-    fn merged(function: &str) -> Vec<Vec<u32>> {
-        let case = crate::fixtures::case_on(["p0i-p3i", "p0f", "p0v"], function);
+    /// The values of each spill set after merging the unit case `name`,
+    /// each bundle's ranges checked sorted.
+    fn merged(name: &str) -> Vec<Vec<u32>> {
+        let case = crate::fixtures::unit_case(name);
         let f = &case.func;
         let masks = Masks::new(&case.machine);
         let live = liveness::compute(f, &cfg::postorder(f));
@@ -246,19 +246,7 @@ mod tests {
     fn arguments_params_and_reused_inputs_merge_where_they_may() {
         // v0 -> v2 -> v7 (argument, then reused input); v1 fixed to p0
         // cannot join v3 fixed to p1; v6 joins v4, and then v5 overlaps it.
-        let sets = merged(
-            "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:fixed(p0i)
-    inst2: op def:v6i:reg
-    inst3: branch -> block1(v0i, v1i, v6i, v6i, v1i)
-  block1(v2i, v3i, v4i, v5i, v8i):
-    inst4: op def:v7i:reuse(1) use:v2i:reg use:v3i:fixed(p1i)
-    inst5: ret use:v7i:reg use:v4i:reg use:v5i:reg
-end
-",
-        );
+        let sets = merged("backtracking/arguments_params_and_reused_inputs_merge_where_they_may");
         // In the order of the bundles that kept the ranges (the one with
         // more; the offered value's on a tie); the dead v8 has none.
         assert_eq!(sets, [vec![1], vec![0, 2, 7], vec![3], vec![5], vec![4, 6]]);
@@ -268,21 +256,7 @@ end
     fn the_bundle_with_more_ranges_keeps_them() {
         // v2 has two ranges (two blocks), v0 one: the merged bundle is v2's,
         // after v1's.
-        let sets = merged(
-            "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op use:v1i:reg
-    inst3: branch -> block1(v0i)
-  block1(v2i):
-    inst4: op use:v2i:reg
-    inst5: branch -> block2()
-  block2:
-    inst6: ret use:v2i:reg
-end
-",
-        );
+        let sets = merged("backtracking/the_bundle_with_more_ranges_keeps_them");
         assert_eq!(sets, [vec![1], vec![0, 2]]);
     }
 }

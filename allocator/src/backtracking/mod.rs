@@ -166,14 +166,8 @@ mod tests {
     /// allocation exists.
     #[test]
     fn dead_early_def_holds_its_register_through_the_late_point() {
-        let case = crate::fixtures::case_on(
-            ["p0i-p1i", "p0f", "p0v"],
-            "function
-  block0:
-    inst0: op def:v1i:fixed(p0i):early def:v0i:limit(1)
-    inst1: ret use:v0i:reg
-end
-",
+        let case = crate::fixtures::unit_case(
+            "backtracking/dead_early_def_holds_its_register_through_the_late_point",
         );
         let got = Backtracking.run(&case.func, &case.machine);
         assert!(

@@ -183,27 +183,11 @@ fn offsets(n: usize, keys: impl Iterator<Item = u32>) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::int_machine;
+    use crate::fixtures::unit_case;
 
     #[test]
     fn presence_references_and_spill_costs() {
-        let src = &format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:reg def:v1i:any
-    inst1: branch -> block1(v1i)
-  block1(v2i):
-    inst2: op use:v0i:reg use:v2i:stack
-    inst3: branch use:v0i:any -> block2(v0i), block3()
-  block2(v3i):
-    inst4: branch -> block1(v3i)
-  block3:
-    inst5: ret
-end
-",
-            int_machine("p0i-p1i")
-        );
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+        let case = unit_case("coloring_points/presence_references_and_spill_costs");
         let f = &case.func;
         let facts = Facts::new(f);
         let p = Points::new(f, &facts);
@@ -238,21 +222,9 @@ end
 
     #[test]
     fn a_branch_def_is_pinned_and_a_join_branch_read_reaches_the_top() {
-        let src = &format!(
-            "{}function
-  block0:
-    inst0: branch def:v0i:reg -> block1(), block2()
-  block1:
-    inst1: branch use:v0i:reg -> block3()
-  block2:
-    inst2: branch -> block3()
-  block3:
-    inst3: ret
-end
-",
-            int_machine("p0i-p1i")
+        let case = unit_case(
+            "coloring_points/a_branch_def_is_pinned_and_a_join_branch_read_reaches_the_top",
         );
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let f = &case.func;
         let p = Points::new(f, &Facts::new(f));
         assert!(p.pinned[0]);

@@ -192,21 +192,9 @@ mod tests {
     /// score (v0i, read once) is the one left without a register.
     #[test]
     fn the_lowest_score_is_pushed_optimistically_and_spilled() {
-        let src = format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: op def:v1i:any
-    inst2: op def:v2i:any
-    inst3: op use:v0i:reg use:v1i:reg use:v2i:reg
-    inst4: op use:v1i:reg use:v2i:reg
-    inst5: op use:v1i:reg use:v2i:reg
-    inst6: ret
-end
-",
-            crate::fixtures::int_machine("p0i-p1i")
+        let case = crate::fixtures::unit_case(
+            "coloring_select/the_lowest_score_is_pushed_optimistically_and_spilled",
         );
-        let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
         let facts = super::super::facts::Facts::new(&case.func);
         let g = super::super::graph::build(
             &case.func,

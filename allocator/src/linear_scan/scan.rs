@@ -718,8 +718,8 @@ impl<'a> Scan<'a> {
 mod tests {
     use super::super::{layout::Layout, ranges::Ranges};
     use super::Scan;
+    use crate::fixtures::unit_case;
     use crate::interface::AllocError;
-    use crate::ir::text::parse_and_validate;
 
     #[test]
     fn the_work_bound_ends_the_scan_with_an_error() {
@@ -727,18 +727,7 @@ mod tests {
         // use: its interval is split, so the scan makes more parts than
         // vregs. With the bound lowered below that, the scan must stop
         // with `impossible`, not go on.
-        let text = format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: op clobbers(p0i)
-    inst2: op use:v0i:fixed(p0i)
-    inst3: ret
-end
-",
-            crate::fixtures::machine(["p0i", "p0f", "p0v"])
-        );
-        let (case, _) = parse_and_validate(text.as_bytes()).unwrap();
+        let case = unit_case("linear_scan/the_work_bound_ends_the_scan_with_an_error");
         let layout = Layout::new(&case.func);
         let ranges = Ranges::new(&case.func, &layout);
         let scan = Scan::new(&case.func, &case.machine, &layout, &ranges).unwrap();

@@ -140,33 +140,12 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator::fixtures::int_machine;
-    use allocator::ir::text::parse_and_validate;
+    use allocator::fixtures::unit_case;
     use allocator::Inst;
-
-    /// The function and allocation, on two int registers.
-    const CASE: &str = "\
-function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op use:v1i:reg clobbers(p1i)
-    inst3: ret
-end
-allocation
-  spillslots 1
-  inst0: p0i
-  edit before inst1: p0i -> stack0
-  edit before inst2: stack0 -> p1i
-  inst2: p1i
-end
-";
 
     #[test]
     fn reports_every_write_and_block_entries() {
-        let src = format!("{}{CASE}", int_machine("p0i-p1i"));
-        let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+        let case = unit_case("checker_trace/reports_every_write_and_block_entries");
         let out = case.output.as_ref().unwrap();
         let t = trace(&case.func, &case.machine, out);
         assert!(t.errors.is_empty());

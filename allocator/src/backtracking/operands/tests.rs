@@ -198,17 +198,7 @@ fn reads_that_cannot_stay_are_copies() {
 
 #[test]
 fn edge_branch_records_only_keep_values_live() {
-    let src = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch use:v0i:reg def:v1i:reg nonalloc(p63i) clobbers(p0i) -> block1(), block2()
-  block1:
-    inst2: ret use:v1i:reg
-  block2:
-    inst3: ret
-end
-";
-    let case = case("p0i-p1i", src);
+    let case = crate::fixtures::unit_case("backtracking/edge_branch_records_only_keep_values_live");
     let mut out = InstRecords::default();
     let mut rw = Rewrites::default();
     let i = Inst::new(1);

@@ -1,23 +1,17 @@
 use super::*;
 use crate::coloring::graph::{build, Coalescing};
 use crate::coloring::select::Home;
-use crate::ir::text::{parse_and_validate, print_allocation};
+use crate::fixtures::{case_on, unit_case};
+use crate::ir::case::Case;
+use crate::ir::text::{print, print_allocation};
 
-/// Assigns `function` (on a machine whose classes have `regs`) with the
-/// groups of `vregs` at the homes given, every other group on the
-/// stack, and the holes given; the allocation section, the groups to
-/// spill, or the error. Homes are set by hand, so each expected
-/// allocation below was checked with `rafuzz check`: with
+/// Assigns `case` with the groups of `vregs` at the homes given, every
+/// other group on the stack, and the holes given; the allocation
+/// section, the groups to spill, or the error. Homes are set by hand, so
+/// each expected allocation below was checked with `rafuzz check`: with
 /// `ASSIGN_TEST_PRINT=1` the tests print every case with what it got
 /// (in the checker's input format) instead of comparing.
-fn assign_with(
-    regs: [&str; 3],
-    function: &str,
-    vregs: &[(usize, Home)],
-    holes: &[(usize, (u32, u32))],
-) -> String {
-    let src = format!("{}{function}", crate::fixtures::machine(regs));
-    let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
+fn assign_with(case: &Case, vregs: &[(usize, Home)], holes: &[(usize, (u32, u32))]) -> String {
     let f = &case.func;
     let facts = Facts::new(f);
     let g = build(f, &case.machine, &facts, Coalescing::Aggressive);
@@ -40,7 +34,7 @@ fn assign_with(
         Err(e) => format!("error: {e}\n"),
     };
     if std::env::var_os("ASSIGN_TEST_PRINT").is_some() {
-        eprintln!("=====\n{src}{got}");
+        eprintln!("=====\n{}{got}", print(case));
     }
     got.lines().map(|l| format!("{}\n", l.trim())).collect()
 }
@@ -57,29 +51,17 @@ fn expect(got: String, want: &str) {
     }
 }
 
-/// Registers for the int class; one float and one vector register.
-fn ints(regs: &str) -> [&str; 3] {
-    [regs, "p0f", "p0v"]
-}
-
 const R0: Home = Home::Reg(0);
 const R1: Home = Home::Reg(1);
 const R2: Home = Home::Reg(2);
 
 #[test]
 fn late_def_avoids_clobbered_register() {
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg clobbers(p1i)
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/late_def_avoids_clobbered_register");
     // v1i on the stack: written to the lowest register neither a
     // present value nor the clobber takes, then stored.
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(0, R0)], &[]),
+        assign_with(&f, &[(0, R0)], &[]),
         "
                 allocation
                 spillslots 1
@@ -93,7 +75,7 @@ end
     );
     // v1i's home is the clobbered p1i: written elsewhere, moved after.
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(0, R0), (1, R1)], &[]),
+        assign_with(&f, &[(0, R0), (1, R1)], &[]),
         "
                 allocation
                 spillslots 0
@@ -110,21 +92,9 @@ end
 fn fixed_stack_operands_are_copied_through() {
     // p32i and p33i stand for stack locations: the use is copied in
     // from v0i's home, the def out to v1i's; p63i is named as it is.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:fixed(p32i) def:v1i:fixed(p33i) nonalloc(p63i)
-    inst2: op use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/fixed_stack_operands_are_copied_through");
     expect(
-        assign_with(
-            ints("p0i-p1i fixed_stack p32i-p33i"),
-            f,
-            &[(0, R0), (1, R1)],
-            &[],
-        ),
+        assign_with(&f, &[(0, R0), (1, R1)], &[]),
         "
                 allocation
                 spillslots 0
@@ -142,16 +112,9 @@ end
 fn reused_input_copied_to_the_defs_home() {
     // v0i lives on, so the reused input is copied: to p2i, where v1i
     // lives, not to a free register with a second copy after.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg def:v1i:reuse(0)
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/reused_input_copied_to_the_defs_home");
     expect(
-        assign_with(ints("p0i-p3i"), f, &[(0, R0), (1, R2)], &[]),
+        assign_with(&f, &[(0, R0), (1, R2)], &[]),
         "
                 allocation
                 spillslots 0
@@ -170,16 +133,9 @@ fn copies_prefer_registers_no_value_holds() {
     // late point, but a register taken at neither point comes first;
     // v0i's def goes where that use wants it (the reload is then
     // redundant).
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg def:v1i:reg
-    inst2: op use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/copies_prefer_registers_no_value_holds");
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(1, R0)], &[]),
+        assign_with(&f, &[(1, R0)], &[]),
         "
                 allocation
                 spillslots 1
@@ -194,7 +150,7 @@ end
     // A def (late) may take p0i, whose value dies at the early point,
     // and does, since inst2 reloads v1i into p0i (then redundant).
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(0, R0)], &[]),
+        assign_with(&f, &[(0, R0)], &[]),
         "
                 allocation
                 spillslots 1
@@ -247,7 +203,7 @@ end
         };
         let homes = [(0, R2), (1, R1), (2, R0), (3, Home::Reg(4))];
         expect(
-            assign_with(regs, &in_class(f), &homes, &[]),
+            assign_with(&case_on(regs, &in_class(f)), &homes, &[]),
             &in_class(want),
         );
     }
@@ -257,15 +213,10 @@ end
 fn late_read_of_a_clobbered_home_goes_through_a_temporary_slot() {
     // Temporary slots come after the homes' slots (none here) and the
     // resolver's two.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: op use:v0i:any:late use:v1i:any:late clobbers(p0i, p1i)
-    inst2: ret
-end
-";
+    let f =
+        unit_case("coloring_assign/late_read_of_a_clobbered_home_goes_through_a_temporary_slot");
     expect(
-        assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[]),
+        assign_with(&f, &[(0, R0), (1, R1)], &[]),
         "
                 allocation
                 spillslots 4
@@ -280,17 +231,9 @@ end
 
 #[test]
 fn stack_and_limit_operands_read_their_homes() {
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:stack
-    inst2: op def:v1i:reg
-    inst3: op use:v1i:limit(2)
-    inst4: ret
-end
-";
+    let f = unit_case("coloring_assign/stack_and_limit_operands_read_their_homes");
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(1, R1)], &[]),
+        assign_with(&f, &[(1, R1)], &[]),
         "
                 allocation
                 spillslots 1
@@ -309,19 +252,10 @@ fn reused_input_overwritten_only_when_no_one_reads_it() {
     // v0i and v1i are not coalesced: the clobbers leave them no
     // register in common. v0i dies at inst2 and only the reused operand
     // reads it: the def overwrites it in place, then moves to p0i.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v2i:reg clobbers(p0i)
-    inst2: op use:v0i:reg use:v2i:reg def:v1i:reuse(0)
-    inst3: op clobbers(p1i, p2i)
-    inst4: op use:v1i:reg
-    inst5: ret
-end
-";
+    let f = unit_case("coloring_assign/reused_input_overwritten_in_place");
     let homes = [(0, R1), (1, R0), (2, R2)];
     expect(
-        assign_with(ints("p0i-p2i"), f, &homes, &[]),
+        assign_with(&f, &homes, &[]),
         "
                 allocation
                 spillslots 0
@@ -334,9 +268,9 @@ end
             ",
     );
     // Read twice at inst2: copied first.
-    let f = f.replace("use:v2i:reg def", "use:v0i:reg def");
+    let f = unit_case("coloring_assign/reused_input_read_twice_is_copied_first");
     expect(
-        assign_with(ints("p0i-p2i"), &f, &homes, &[]),
+        assign_with(&f, &homes, &[]),
         "
                 allocation
                 spillslots 0
@@ -354,37 +288,17 @@ end
 fn victim_holds_a_register_the_operand_may_take() {
     // inst2's def may only take p0i: v0i, there, is the victim, though
     // v1i (read once) scores lower.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op def:v2i:limit(1)
-    inst3: op use:v0i:reg use:v2i:any
-    inst4: op use:v0i:reg
-    inst5: op use:v0i:reg use:v1i:reg
-    inst6: ret
-end
-";
-    expect(
-        assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[]),
-        "spill [0]",
-    );
+    let f = unit_case("coloring_assign/victim_holds_a_register_the_operand_may_take");
+    expect(assign_with(&f, &[(0, R0), (1, R1)], &[]), "spill [0]");
 }
 
 #[test]
 fn split_group_moves_only_where_its_value_lives() {
     // v0i in its slot at inst1 only, where it is written: no store
     // before inst1 (nothing to store yet), a reload before inst2.
-    let f = "function
-  block0:
-    inst0: op def:v1i:reg
-    inst1: op def:v0i:any
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/split_group_written_in_its_hole");
     expect(
-        assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[(0, (1, 1))]),
+        assign_with(&f, &[(0, R0), (1, R1)], &[(0, (1, 1))]),
         "
                 allocation
                 spillslots 1
@@ -396,17 +310,9 @@ end
             ",
     );
     // v0i is dead in its hole at inst2: no move in or out.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg use:v0i:reg
-    inst2: op use:v1i:reg
-    inst3: op use:v1i:reg
-    inst4: ret
-end
-";
+    let f = unit_case("coloring_assign/split_group_dead_in_its_hole");
     expect(
-        assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[(0, (2, 2))]),
+        assign_with(&f, &[(0, R0), (1, R1)], &[(0, (2, 2))]),
         "
                 allocation
                 spillslots 0
@@ -423,17 +329,9 @@ end
 fn edge_moves_at_the_successor_or_before_the_branch() {
     // v0i lives on in block1 beside its copy v1i: the edge move goes
     // at the top of block1, the only successor's only predecessor.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/edge_move_at_the_successor_top");
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(0, R0), (1, R1)], &[]),
+        assign_with(&f, &[(0, R0), (1, R1)], &[]),
         "
                 allocation
                 spillslots 0
@@ -444,21 +342,9 @@ end
             ",
     );
     // Into a join: before the branch.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(), block2()
-  block1:
-    inst2: branch -> block3(v0i)
-  block2:
-    inst3: branch -> block3(v0i)
-  block3(v1i):
-    inst4: op use:v0i:reg use:v1i:reg
-    inst5: ret
-end
-";
+    let f = unit_case("coloring_assign/edge_moves_into_a_join_before_the_branch");
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(0, R0), (1, R1)], &[]),
+        assign_with(&f, &[(0, R0), (1, R1)], &[]),
         "
                 allocation
                 spillslots 0
@@ -476,23 +362,10 @@ fn branch_into_a_join_reads_apart_from_the_parameters_it_writes() {
     // The edge move into block3 writes v2i's p1i before inst3, after
     // inst3's loads: v3i (on the stack) may take neither p1i nor the
     // registers v0i and v1i hold. At inst2, before the branch, it may.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg def:v3i:reg
-    inst1: branch -> block1(), block2()
-  block1:
-    inst2: op use:v3i:reg
-    inst3: branch use:v0i:reg use:v3i:reg -> block3(v1i)
-  block2:
-    inst4: branch -> block3(v1i)
-  block3(v2i):
-    inst5: op use:v2i:reg use:v1i:reg
-    inst6: ret
-end
-";
+    let f = unit_case("coloring_assign/branch_into_a_join_reads_apart_from_its_parameters");
     let homes = [(0, R0), (1, R2), (2, R1)];
     expect(
-        assign_with(ints("p0i-p3i"), f, &homes, &[]),
+        assign_with(&f, &homes, &[]),
         "
                 allocation
                 spillslots 1
@@ -510,24 +383,13 @@ end
     );
     // With v3i fixed to p1i at inst3, only v2i, in p1i, can make room:
     // it is the victim.
-    let fixed = f.replace("use:v3i:reg ->", "use:v3i:fixed(p1i) ->");
-    expect(
-        assign_with(ints("p0i-p3i"), &fixed, &homes, &[]),
-        "spill [2]",
-    );
+    let fixed = unit_case("coloring_assign/branch_into_a_join_fixed_to_a_parameters_register");
+    expect(assign_with(&fixed, &homes, &[]), "spill [2]");
     // Into a block with one predecessor the edge moves run after the
     // branch: v0i reads its home, which v2i takes after.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: branch use:v0i:reg -> block1(v1i)
-  block1(v2i):
-    inst2: op use:v2i:reg use:v1i:reg
-    inst3: ret
-end
-";
+    let f = unit_case("coloring_assign/edge_moves_after_a_branch_to_one_predecessor");
     expect(
-        assign_with(ints("p0i-p2i"), f, &[(0, R1), (1, R2), (2, R1)], &[]),
+        assign_with(&f, &[(0, R1), (1, R2), (2, R1)], &[]),
         "
                 allocation
                 spillslots 0
@@ -544,19 +406,8 @@ end
 fn victims_for_two_operands_short_of_registers() {
     // v0i and v1i live across inst2, whose two defs need both
     // registers: the lower-scored one is the victim.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: op use:v0i:reg
-    inst2: op def:v2i:reg def:v3i:reg
-    inst3: op use:v0i:reg use:v1i:reg use:v2i:any use:v3i:any
-    inst4: ret
-end
-";
-    expect(
-        assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1)], &[]),
-        "spill [1]",
-    );
+    let f = unit_case("coloring_assign/victims_for_two_operands_short_of_registers");
+    expect(assign_with(&f, &[(0, R0), (1, R1)], &[]), "spill [1]");
 }
 
 #[test]
@@ -565,32 +416,10 @@ fn parameters_of_a_successor_with_one_predecessor_are_no_victims() {
     // of them is the victim, never v2i (in v1i's register after it),
     // whose edge move comes after the branch, though its long, lightly
     // used life scores lowest.
-    let f = "function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg def:v3i:reg
-    inst1: branch use:v3i:reg use:v1i:reg -> block1(v0i)
-  block1(v2i):
-    inst2: op use:v0i:reg
-    inst3: op
-    inst4: op
-    inst5: op
-    inst6: op
-    inst7: op
-    inst8: op
-    inst9: op
-    inst10: op
-    inst11: op
-    inst12: op
-    inst13: op
-    inst14: op
-    inst15: op
-    inst16: op
-    inst17: op use:v2i:reg
-    inst18: ret
-end
-";
+    let f =
+        unit_case("coloring_assign/parameters_of_a_successor_with_one_predecessor_are_no_victims");
     expect(
-        assign_with(ints("p0i-p1i"), f, &[(0, R0), (1, R1), (2, R1)], &[]),
+        assign_with(&f, &[(0, R0), (1, R1), (2, R1)], &[]),
         "spill [0]",
     );
 }
@@ -601,18 +430,11 @@ fn a_spilled_value_read_again_keeps_the_register_it_was_loaded_into() {
     // inst3, takes the register inst4 does not want (lowest free first
     // would give it p0i), so the second reload of v0i into p0i is one
     // redundant move elimination drops.
-    let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op def:v1i:stack
-    inst2: op use:v0i:reg
-    inst3: op use:v1i:reg
-    inst4: op use:v0i:reg
-    inst5: ret
-end
-";
+    let f = unit_case(
+        "coloring_assign/a_spilled_value_read_again_keeps_the_register_it_was_loaded_into",
+    );
     expect(
-        assign_with(ints("p0i-p2i"), f, &[], &[]),
+        assign_with(&f, &[], &[]),
         "
                 allocation
                 spillslots 2
@@ -634,18 +456,9 @@ fn scratch_keeps_off_a_register_a_later_reload_wants() {
     // inst3's copy from v1i's slot to the stack-like p3i goes through a
     // scratch register: p1i, not p0i, which v0i's reload at inst4
     // wants, as at inst2.
-    let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op def:v1i:stack
-    inst2: op use:v0i:reg
-    inst3: op use:v1i:fixed(p3i)
-    inst4: op use:v0i:reg
-    inst5: ret
-end
-";
+    let f = unit_case("coloring_assign/scratch_keeps_off_a_register_a_later_reload_wants");
     expect(
-        assign_with(ints("p0i-p2i fixed_stack p3i"), f, &[], &[]),
+        assign_with(&f, &[], &[]),
         "
                 allocation
                 spillslots 2
@@ -669,22 +482,9 @@ fn slots_follow_copies_and_keep_apart_from_a_reusing_def() {
     // v0i (which lives on), may not take the slot of v3i, read by the
     // same instruction, although they do not interfere: v0i is copied
     // into v4i's slot before inst6 reads v3i.
-    let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op def:v1i:stack
-    inst2: op use:v0i:stack
-    inst3: branch -> block1(v1i)
-  block1(v2i):
-    inst4: op use:v2i:stack
-    inst5: op def:v3i:stack
-    inst6: op def:v4i:reuse(1) use:v0i:any use:v3i:any
-    inst7: op use:v0i:stack use:v4i:stack
-    inst8: ret
-end
-";
+    let f = unit_case("coloring_assign/slots_follow_copies_and_keep_apart_from_a_reusing_def");
     expect(
-        assign_with(ints("p0i-p1i"), f, &[], &[]),
+        assign_with(&f, &[], &[]),
         "
                 allocation
                 spillslots 3
@@ -707,36 +507,18 @@ fn a_clobber_or_a_def_in_between_ends_the_want() {
     // inst4 reloads v0i into p2i (its fixed register); inst3 writes
     // p2i (a clobber, or v1i's def), so inst2's read of v0i has no
     // reason to take p2i and takes the lowest free register.
-    for between in ["op clobbers(p2i)", "op def:v1i:fixed(p2i)"] {
-        let f = format!(
-            "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op
-    inst2: op use:v0i:reg
-    inst3: {between}
-    inst4: op use:v0i:fixed(p2i)
-    inst5: ret
-end
-"
-        );
-        let got = assign_with(ints("p0i-p2i"), &f, &[], &[]);
+    for name in [
+        "coloring_assign/a_clobber_in_between_ends_the_want",
+        "coloring_assign/a_def_in_between_ends_the_want",
+    ] {
+        let got = assign_with(&unit_case(name), &[], &[]);
         assert!(
             got.contains("edit before inst2: stack0 -> p0i\n"),
-            "{between}: {got}"
+            "{name}: {got}"
         );
     }
     // With nothing in between, inst2 loads it where inst4 wants it.
-    let f = "function
-  block0:
-    inst0: op def:v0i:stack
-    inst1: op
-    inst2: op use:v0i:reg
-    inst3: op
-    inst4: op use:v0i:fixed(p2i)
-    inst5: ret
-end
-";
-    let got = assign_with(ints("p0i-p2i"), f, &[], &[]);
+    let f = unit_case("coloring_assign/nothing_in_between_keeps_the_want");
+    let got = assign_with(&f, &[], &[]);
     assert!(got.contains("edit before inst2: stack0 -> p2i\n"), "{got}");
 }

@@ -1,31 +1,17 @@
 use super::*;
-use crate::fixtures::int_machine;
+use crate::fixtures::{int_machine, unit_case};
+use crate::ir::case::Case;
 
-fn graph(src: &str) -> Graph {
-    let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+/// The aggressively coalesced graph of `case`.
+fn graph(case: &Case) -> Graph {
     let facts = Facts::new(&case.func);
     build(&case.func, &case.machine, &facts, Coalescing::Aggressive)
 }
 
 #[test]
 fn a_group_needs_a_register_for_operands_that_ask_and_for_copies() {
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: op def:v1i:stack
-    inst2: op use:v1i:stack def:v2i:reuse(0)
-    inst3: op def:v3i:any
-    inst4: op use:v3i:reg def:v4i:reuse(0)
-    inst5: op def:v5i:any
-    inst6: op def:v8i:any
-    inst7: branch -> block1(v0i, v5i, v8i)
-  block1(v6i, v7i, v9i):
-    inst8: op use:v6i:reg use:v7i:any use:v5i:any use:v9i:any
-    inst9: ret use:v2i:any use:v4i:any
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/a_group_needs_a_register_for_operands_that_ask_and_for_copies",
     ));
     let needs = |v: usize| g.in_register[g.find(v)];
     // v1i and v2i are one group, the def reusing a slot read; v0i
@@ -50,16 +36,8 @@ fn a_group_asks_for_every_register_its_operands_name() {
     // v0i and v1i coalesce across the edge; v0i's limit(1) def asks for
     // p0i, v1i's fixed read for p2i, and a parameter nothing reads for
     // nothing.
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:limit(1)
-    inst1: branch -> block1(v0i, v0i)
-  block1(v1i, v2i):
-    inst2: ret use:v1i:fixed(p2i)
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/a_group_asks_for_every_register_its_operands_name",
     ));
     let r = g.find(0);
     assert_eq!(g.find(1), r);
@@ -70,21 +48,8 @@ end
 
 #[test]
 fn cost_area_and_masks_follow_uses_loops_and_clobbers() {
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: branch -> block1()
-  block1:
-    inst2: op use:v0i:any clobbers(p1i)
-    inst3: branch -> block2(), block3()
-  block2:
-    inst4: branch -> block1()
-  block3:
-    inst5: ret use:v0i:any
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/cost_area_and_masks_follow_uses_loops_and_clobbers",
     ));
     // One def (1), a use in the loop (2 x 4) and one after it (2).
     assert_eq!(g.cost[0], 1.0 + 8.0 + 2.0);
@@ -97,33 +62,14 @@ end
 #[test]
 fn copies_coalesce_only_without_interference_and_with_a_common_register() {
     // v1i's argument v0i is read after v1i is defined: no merge.
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op use:v1i:reg use:v0i:reg
-    inst3: ret
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/copy_whose_argument_is_read_after_the_parameter",
     ));
     assert!(g.interferes(0, 1) && g.find(0) != g.find(1));
     // v0i lives across a clobber of p0i and p2i, v1i across one of p1i
     // and p2i: their masks do not meet.
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: op clobbers(p0i, p2i)
-    inst2: branch -> block1(v0i)
-  block1(v1i):
-    inst3: op clobbers(p1i, p2i)
-    inst4: ret use:v1i:any
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/copy_between_masks_that_do_not_meet",
     ));
     assert_eq!((g.mask[0], g.mask[1]), (0b010, 0b001));
     assert!(!g.interferes(0, 1) && g.find(0) != g.find(1));
@@ -132,21 +78,8 @@ end
 
 #[test]
 fn a_joins_parameters_interfere_with_what_the_branch_into_it_reads() {
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op def:v2i:any use:v1i:any
-    inst3: branch -> block2(), block3()
-  block2:
-    inst4: branch use:v2i:reg -> block1(v2i)
-  block3:
-    inst5: ret
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/a_joins_parameters_interfere_with_what_the_branch_into_it_reads",
     ));
     // v1i dies where v2i is born, but the back edge's moves write v1i
     // before inst4 reads v2i: they interfere, and stay apart.
@@ -159,18 +92,8 @@ fn a_merged_group_sums_costs_and_areas_and_meets_masks() {
     // v0i passes to v1i: no interference; masks {p0i, p1i} (v0i across
     // a clobber of p2i) and {p0i, p2i} (v1i across one of p1i) meet in
     // p0i.
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v2i:reg clobbers(p2i)
-    inst2: branch -> block1(v0i)
-  block1(v1i):
-    inst3: op clobbers(p1i)
-    inst4: ret use:v1i:reg use:v2i:reg
-end
-",
-        int_machine("p0i-p2i")
+    let g = graph(&unit_case(
+        "coloring_graph/a_merged_group_sums_costs_and_areas_and_meets_masks",
     ));
     let r = g.find(0);
     assert_eq!(g.find(1), r);
@@ -194,7 +117,8 @@ fn rows_of_several_words() {
         src += &format!("    inst{v}: op def:v{v}i:any\n");
     }
     src += "    inst70: ret use:v0i:any use:v69i:any use:v65i:any\nend\n";
-    let g = graph(&src);
+    let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+    let g = graph(&case);
     assert!(g.interferes(0, 69) && g.interferes(69, 0));
     assert!(g.interferes(65, 69) && g.interferes(0, 65));
     assert!(!g.interferes(1, 69) && !g.interferes(64, 65));
@@ -244,18 +168,8 @@ end
 fn briggs_and_george_on_a_small_graph() {
     // Two registers. v0i and v3i can merge (no interference); v1i and
     // v2i interfere with both and with each other.
-    let g = graph(&format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op def:v2i:reg
-    inst3: op use:v0i:reg
-    inst4: op def:v3i:reg
-    inst5: ret use:v1i:reg use:v2i:reg use:v3i:reg
-end
-",
-        int_machine("p0i-p1i")
+    let g = graph(&unit_case(
+        "coloring_graph/briggs_and_george_on_a_small_graph",
     ));
     assert!(!g.interferes(0, 3));
     for (a, b) in [(0, 1), (0, 2), (1, 2), (3, 1), (3, 2)] {

@@ -1,38 +1,13 @@
 use super::*;
-use crate::fixtures::int_machine;
+use crate::fixtures::unit_case;
 
 /// v1i is read in the loop block1-block2, v0i lives across it and is
 /// read in the loop block4-block5 (`tests/cases/coloring/split_beats_spill.ra`).
-const TWO_LOOPS: &str = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: branch -> block1()
-  block1:
-    inst3: op use:v1i:reg
-    inst4: branch -> block2(), block3()
-  block2:
-    inst5: branch -> block1()
-  block3:
-    inst6: branch -> block4()
-  block4:
-    inst7: op use:v0i:reg
-    inst8: branch -> block5(), block6()
-  block5:
-    inst9: branch -> block4()
-  block6:
-    inst10: ret
-end
-";
+const TWO_LOOPS: &str = "coloring_split/two_loops";
 
-/// Runs `check` on a splitter for `function` (on one int register).
-fn with_splitter(function: &str, check: impl FnOnce(&mut Splitter)) {
-    splitter_on(&format!("{}{function}", int_machine("p0i")), check);
-}
-
-/// Runs `check` on a splitter for the case `src`.
-fn splitter_on(src: &str, check: impl FnOnce(&mut Splitter)) {
-    let (case, _) = crate::ir::text::parse_and_validate(src.as_bytes()).unwrap();
+/// Runs `check` on a splitter for the unit case `name`.
+fn with_splitter(name: &str, check: impl FnOnce(&mut Splitter)) {
+    let case = unit_case(name);
     let f = &case.func;
     let facts = Facts::new(f);
     let g = super::super::graph::build(
@@ -58,61 +33,30 @@ fn difference_keeps_what_the_other_leaves() {
     assert_eq!(difference(&[(5, 5)], &[(0, 4), (6, 9)]), vec![(5, 5)]);
 }
 
-/// v0i: written in block0, read in block3 and twice in the loop
-/// block4/block5, through a loop (block1, block2) that clobbers both
-/// registers; `block0` is block0's two instructions.
-fn in_blocks_src(block0: &str) -> String {
-    crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
-        + &format!(
-            "function
-  block0:
-    {block0}
-  block1:
-    inst2: op clobbers(p0i)
-    inst3: op clobbers(p1i)
-    inst4: op
-    inst5: op clobbers(p0i)
-    inst6: op clobbers(p1i)
-    inst7: branch -> block2(), block3()
-  block2:
-    inst8: branch -> block1()
-  block3:
-    inst9: branch use:v0i:reg -> block4()
-  block4:
-    inst10: op use:v0i:reg
-    inst11: op use:v0i:reg
-    inst12: branch -> block5(), block6()
-  block5:
-    inst13: branch -> block4()
-  block6:
-    inst14: ret
-end
-"
-        )
-}
-
 #[test]
 fn in_its_register_only_in_the_blocks_that_read_it_and_a_latch_between() {
-    let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()");
-    splitter_on(&src, |s| {
-        let plan = s.plan_in_blocks(0).expect("cheaper than spilling");
-        // block0, block3 to block5 (block5, the latch, between block4
-        // and itself) in the register; the first loop in the slot. The
-        // top of block1 counts as both: the edge copies into it run
-        // before block0's branch, which the neighbours keep clear of.
-        assert_eq!(plan.inside, vec![(0, 2), (9, 13)]);
-        assert_eq!(plan.outside, vec![(2, 8)]);
-        // A store on the way in (block0's branch, into the join block1),
-        // a reload on the way out (the top of block3).
-        assert_eq!(plan.base, 5.0);
-        assert_eq!(s.points.spill_cost[0], 1.0 + 4.0 + 2.0 * 16.0);
-        assert_eq!(s.split_in_blocks(0, |_| None), Some(0));
-        assert_eq!(s.holes[0], vec![(2, 8)]);
-        // In the slot in the first loop, the reads of block4 would be
-        // reloads.
-        assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
-        assert_eq!(s.refs_cost(0, &[(0, 0), (9, 11)]), 1.0 + 4.0 + 32.0);
-    });
+    with_splitter(
+        "coloring_split/in_its_register_only_in_the_blocks_that_read_it",
+        |s| {
+            let plan = s.plan_in_blocks(0).expect("cheaper than spilling");
+            // block0, block3 to block5 (block5, the latch, between block4
+            // and itself) in the register; the first loop in the slot. The
+            // top of block1 counts as both: the edge copies into it run
+            // before block0's branch, which the neighbours keep clear of.
+            assert_eq!(plan.inside, vec![(0, 2), (9, 13)]);
+            assert_eq!(plan.outside, vec![(2, 8)]);
+            // A store on the way in (block0's branch, into the join block1),
+            // a reload on the way out (the top of block3).
+            assert_eq!(plan.base, 5.0);
+            assert_eq!(s.points.spill_cost[0], 1.0 + 4.0 + 2.0 * 16.0);
+            assert_eq!(s.split_in_blocks(0, |_| None), Some(0));
+            assert_eq!(s.holes[0], vec![(2, 8)]);
+            // In the slot in the first loop, the reads of block4 would be
+            // reloads.
+            assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
+            assert_eq!(s.refs_cost(0, &[(0, 0), (9, 11)]), 1.0 + 4.0 + 32.0);
+        },
+    );
 }
 
 #[test]
@@ -123,29 +67,26 @@ fn the_copies_where_slot_and_register_meet_and_the_reads_left_in_the_slot_are_th
     // read at inst10 in the slot (16.0), a reload before inst11
     // (16.0): 33.0, no less than spilling (a store and two reloads in
     // the loop, 33.0).
-    let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()").replace(
-        "inst9: branch use:v0i:reg -> block4()",
-        "inst9: branch -> block4()",
+    with_splitter(
+        "coloring_split/the_reads_left_in_the_slot_are_the_price",
+        |s| {
+            assert_eq!(s.points.spill_cost[0], 33.0);
+            assert!(s.plan_in_blocks(0).is_none());
+        },
     );
-    splitter_on(&src, |s| {
-        assert_eq!(s.points.spill_cost[0], 33.0);
-        assert!(s.plan_in_blocks(0).is_none());
-    });
 }
 
 #[test]
 fn only_the_groups_own_register_operands_count_in_the_slot() {
-    let src = in_blocks_src("inst0: op def:v0i:reg def:v1i:reg\n    inst1: branch -> block1()")
-        .replace(
-            "inst10: op use:v0i:reg",
-            "inst10: op use:v0i:reg use:v0i:any use:v1i:reg",
-        );
-    splitter_on(&src, |s| {
-        // One reload for v0i's `reg` read; its `any` read takes the slot
-        // and v1i's read is v1i's.
-        assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
-        assert_eq!(s.refs_cost(1, &[(10, 10)]), 16.0);
-    });
+    with_splitter(
+        "coloring_split/only_the_groups_own_register_operands_count_in_the_slot",
+        |s| {
+            // One reload for v0i's `reg` read; its `any` read takes the slot
+            // and v1i's read is v1i's.
+            assert_eq!(s.refs_cost(0, &[(10, 10)]), 16.0);
+            assert_eq!(s.refs_cost(1, &[(10, 10)]), 16.0);
+        },
+    );
 }
 
 #[test]
@@ -155,75 +96,61 @@ fn a_point_at_a_read_that_rules_a_register_out_costs_the_read() {
     // v0i pays a store, a reload before inst12 and the read's own
     // reload (36.0); at inst11 to keep p1i, only the store and the
     // reload (20.0).
-    let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()")
-            .replace(
-                "inst10: op use:v0i:reg\n    inst11: op use:v0i:reg\n    inst12: branch -> block5(), block6()",
-                "inst10: op use:v0i:reg:late clobbers(p0i)\n    inst11: op clobbers(p1i)\n    inst12: branch use:v0i:reg -> block5(), block6()",
-            );
-    splitter_on(&src, |s| {
-        assert_eq!(s.split_in_blocks(0, |_| None), Some(1));
-        assert_eq!(s.holes[0], vec![(2, 8), (11, 11)]);
-    });
+    with_splitter(
+        "coloring_split/a_point_at_a_read_that_rules_a_register_out_costs_the_read",
+        |s| {
+            assert_eq!(s.split_in_blocks(0, |_| None), Some(1));
+            assert_eq!(s.holes[0], vec![(2, 8), (11, 11)]);
+        },
+    );
 }
 
 #[test]
 fn a_branch_def_is_never_in_its_slot_for_a_stretch() {
-    let src = in_blocks_src("inst0: op\n    inst1: branch def:v0i:reg -> block1()");
-    splitter_on(&src, |s| {
-        assert!(s.plan_in_blocks(0).is_none());
-        assert_eq!(s.split_in_blocks(0, |_| None), None);
-        assert!(s.holes[0].is_empty());
-    });
+    with_splitter(
+        "coloring_split/a_branch_def_is_never_in_its_slot_for_a_stretch",
+        |s| {
+            assert!(s.plan_in_blocks(0).is_none());
+            assert_eq!(s.split_in_blocks(0, |_| None), None);
+            assert!(s.holes[0].is_empty());
+        },
+    );
 }
 
 #[test]
 fn a_neighbour_read_where_it_is_kept_rules_its_register_out() {
-    let src = in_blocks_src("inst0: op def:v0i:reg\n    inst1: branch -> block1()").replace(
-            "inst10: op use:v0i:reg\n    inst11: op use:v0i:reg",
-            "inst10: op use:v0i:reg def:v1i:reg def:v2i:reg\n    inst11: op use:v0i:reg use:v1i:reg use:v2i:reg",
-        );
-    splitter_on(&src, |s| {
-        assert!(s.g.interferes(0, 1));
-        // v1i holds p0i and is read in block4, where v0i is kept: v0i
-        // takes p1i.
-        assert_eq!(s.split_in_blocks(0, |z| (z == 1).then_some(0)), Some(1));
-        assert_eq!(s.holes[0], vec![(2, 8)]);
-        s.holes[0].clear();
-        // With p1i held by another value read there too, nothing is
-        // left.
-        let both = |z: usize| [None, Some(0), Some(1)].get(z).copied().flatten();
-        assert_eq!(s.split_in_blocks(0, both), None);
-        assert!(s.holes[0].is_empty());
-    });
+    with_splitter(
+        "coloring_split/a_neighbour_read_where_it_is_kept_rules_its_register_out",
+        |s| {
+            assert!(s.g.interferes(0, 1));
+            // v1i holds p0i and is read in block4, where v0i is kept: v0i
+            // takes p1i.
+            assert_eq!(s.split_in_blocks(0, |z| (z == 1).then_some(0)), Some(1));
+            assert_eq!(s.holes[0], vec![(2, 8)]);
+            s.holes[0].clear();
+            // With p1i held by another value read there too, nothing is
+            // left.
+            let both = |z: usize| [None, Some(0), Some(1)].get(z).copied().flatten();
+            assert_eq!(s.split_in_blocks(0, both), None);
+            assert!(s.holes[0].is_empty());
+        },
+    );
 }
 
 #[test]
 fn a_hole_lengthens_to_the_next_register_read_short_of_the_branch() {
-    let src = format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:reg def:v1i:reg
-    inst1: op
-    inst2: op use:v0i:any use:v1i:stack
-    inst3: op use:v0i:reg
-    inst4: op use:v1i:any
-    inst5: branch -> block1()
-  block1:
-    inst6: op use:v1i:reg
-    inst7: ret
-end
-",
-        int_machine("p0i")
+    with_splitter(
+        "coloring_split/a_hole_lengthens_to_the_next_register_read_short_of_the_branch",
+        |s| {
+            let mut holes = vec![vec![(1, 1)], vec![(1, 1), (7, 7)]];
+            lengthen(s.f, s.g, &mut holes);
+            // v0i: through its `any` read, up to its `reg` read at inst3.
+            assert_eq!(holes[0], vec![(1, 2)]);
+            // v1i: through its `stack` and `any` reads, not over the
+            // branch; a hole ending at a block's last instruction stays.
+            assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
+        },
     );
-    splitter_on(&src, |s| {
-        let mut holes = vec![vec![(1, 1)], vec![(1, 1), (7, 7)]];
-        lengthen(s.f, s.g, &mut holes);
-        // v0i: through its `any` read, up to its `reg` read at inst3.
-        assert_eq!(holes[0], vec![(1, 2)]);
-        // v1i: through its `stack` and `any` reads, not over the
-        // branch; a hole ending at a block's last instruction stays.
-        assert_eq!(holes[1], vec![(1, 4), (7, 7)]);
-    });
 }
 
 #[test]
@@ -231,79 +158,44 @@ fn exclusions_gather_the_points_of_each_register_apart() {
     // Two int registers: p0i clobbered at inst1 and inst2 (one
     // stretch), p1i at inst4 (apart from inst1's: no merge across the
     // gap).
-    let src = crate::fixtures::machine(["p0i-p1i", "p0f", "p0v"])
-        + "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op clobbers(p0i, p1i)
-    inst2: op clobbers(p0i)
-    inst3: op
-    inst4: op clobbers(p1i)
-    inst5: ret use:v0i:reg
-end
-";
-    splitter_on(&src, |s| {
-        let x = s.exclusions(0);
-        assert_eq!(x.len(), 2);
-        assert_eq!((x[0].0, &x[0].1), (0, &vec![(1, 2)]));
-        assert_eq!((x[1].0, &x[1].1), (1, &vec![(1, 1), (4, 4)]));
-    });
+    with_splitter(
+        "coloring_split/exclusions_gather_the_points_of_each_register_apart",
+        |s| {
+            let x = s.exclusions(0);
+            assert_eq!(x.len(), 2);
+            assert_eq!((x[0].0, &x[0].1), (0, &vec![(1, 2)]));
+            assert_eq!((x[1].0, &x[1].1), (1, &vec![(1, 1), (4, 4)]));
+        },
+    );
 }
 
 #[test]
 fn a_hole_end_costs_a_reload_only_where_the_register_is_needed_again() {
     // v0i: read `reg` at inst3, `any` at inst5; live out of block0 in
     // the second case only.
-    let src = |tail: &str| {
-        format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op
-    inst2: op
-    inst3: op use:v0i:reg
-    inst4: op
-    inst5: op use:v0i:any
-{tail}end
-",
-            int_machine("p0i")
-        )
-    };
-    splitter_on(&src("    inst6: ret\n"), |s| {
+    with_splitter("coloring_split/a_hole_end_in_a_single_block", |s| {
         let present = s.presence(0);
         let b = Block::new(0);
         assert!(s.read_again(0, &present, 2, b));
         assert!(s.read_again(0, &present, 3, b));
         assert!(!s.read_again(0, &present, 4, b));
     });
-    splitter_on(
-        &src("    inst6: branch -> block1()\n  block1:\n    inst7: ret use:v0i:reg\n"),
-        |s| {
-            let present = s.presence(0);
-            assert!(s.read_again(0, &present, 4, Block::new(0)));
-        },
-    );
+    with_splitter("coloring_split/a_hole_end_live_out_of_its_block", |s| {
+        let present = s.presence(0);
+        assert!(s.read_again(0, &present, 4, Block::new(0)));
+    });
 }
 
 #[test]
 fn containment_ignores_reads_that_take_a_slot() {
-    let src = format!(
-        "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:any
-    inst2: op use:v0i:stack
-    inst3: op use:v0i:reg
-    inst4: ret
-end
-",
-        int_machine("p0i")
+    with_splitter(
+        "coloring_split/containment_ignores_reads_that_take_a_slot",
+        |s| {
+            assert!(s.contains(0, &[(1, 2)]));
+            assert!(!s.contains(0, &[(2, 3)]));
+            assert!(!s.contains(0, &[(0, 0)]));
+        },
     );
-    splitter_on(&src, |s| {
-        assert!(s.contains(0, &[(1, 2)]));
-        assert!(!s.contains(0, &[(2, 3)]));
-        assert!(!s.contains(0, &[(0, 0)]));
-    });
 }
 
 #[test]
@@ -367,14 +259,7 @@ fn the_cheaper_side_steps_aside_and_the_split_is_kept() {
         assert!(s.holes[1].is_empty());
     });
     // Both read everywhere the other is: no split.
-    let both_read = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op use:v0i:reg use:v1i:reg
-    inst3: ret use:v0i:reg use:v1i:reg
-end
-";
+    let both_read = "coloring_split/both_read_everywhere_the_other_is";
     with_splitter(both_read, |s| {
         assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
         assert_eq!(s.splits, 0);
@@ -384,14 +269,7 @@ end
 #[test]
 fn a_split_dearer_than_the_spill_or_saving_nothing_is_not_made() {
     // v1i's only reads take the stack: spilling it costs nothing.
-    let any_reads = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:any
-    inst2: op use:v1i:any
-    inst3: ret use:v0i:reg
-end
-";
+    let any_reads = "coloring_split/spilling_costs_nothing_with_any_reads";
     with_splitter(any_reads, |s| {
         assert_eq!(s.split_around(1, |z| (z == 0).then_some(0)), None);
         assert!(s.holes[0].is_empty());
@@ -399,21 +277,7 @@ end
     // v0i is read once, outside any loop (spill: 1 + 4); stepping
     // aside around the loop v1i lives in costs a store and a reload
     // in that loop.
-    let loop_reads = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg
-    inst2: branch -> block1()
-  block1:
-    inst3: op def:v1i:reg
-    inst4: op use:v1i:reg
-    inst5: branch -> block2(), block3()
-  block2:
-    inst6: branch -> block1()
-  block3:
-    inst7: ret use:v0i:reg
-end
-";
+    let loop_reads = "coloring_split/read_once_outside_the_loop_the_other_lives_in";
     with_splitter(loop_reads, |s| {
         assert_eq!(s.points.spill_cost[0], 1.0 + 4.0 + 4.0);
         assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
@@ -423,14 +287,7 @@ end
 
 #[test]
 fn registers_out_of_the_mask_are_held_away_from_the_points_that_rule_them_out() {
-    let clobber = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i)
-    inst3: ret use:v0i:reg
-end
-";
+    let clobber = "coloring_split/live_across_a_clobber";
     with_splitter(clobber, |s| {
         assert_eq!(s.g.mask[0], 0);
         let x = s.exclusions(0);
@@ -442,35 +299,15 @@ end
     // Read early at the clobber (and live after it): it steps aside from
     // there, the read taking the register it leaves (a store before
     // inst1, a reload before inst2).
-    let read_early = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg use:v0i:any:late def:v1i:any clobbers(p0i)
-    inst2: ret use:v0i:reg
-end
-";
+    let read_early = "coloring_split/read_early_at_the_clobber";
     with_splitter(read_early, |s| {
         assert_eq!(s.exclusions(0)[0], (0, vec![(1, 1)], Some(5.0)));
     });
     // Read in a register at the late point, or at the block's first
     // instruction: it cannot.
     for read_there in [
-        "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg:late clobbers(p0i)
-    inst2: ret use:v0i:reg
-end
-",
-        "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1()
-  block1:
-    inst2: op use:v0i:reg clobbers(p0i)
-    inst3: ret use:v0i:reg
-end
-",
+        "coloring_split/read_late_at_the_clobber",
+        "coloring_split/read_at_a_clobber_first_in_its_block",
     ] {
         with_splitter(read_there, |s| {
             assert_eq!(s.exclusions(0)[0].2, None);
@@ -491,14 +328,7 @@ fn a_hole_holding_a_branch_into_a_join_holds_the_join_top() {
         assert_eq!(s.close_over_joins(vec![(6, 6)]), vec![(6, 7)]);
     });
     // A branch to a block with one predecessor: nothing to close over.
-    let straight = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1()
-  block1:
-    inst2: ret use:v0i:reg
-end
-";
+    let straight = "coloring_split/straight_jump";
     with_splitter(straight, |s| {
         assert_eq!(s.close_over_joins(vec![(1, 1)]), vec![(1, 1)]);
     });
@@ -508,38 +338,9 @@ end
 /// at the lowest cost wins, out of the mask or not.
 #[test]
 fn the_cheapest_register_wins() {
-    let src = |reads: &str, clobber: &str| {
-        format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op def:v2i:reg
-    inst3: branch -> block1()
-  block1:
-    inst4: op use:v1i:reg
-    inst5: branch -> block2(), block3()
-  block2:
-    inst6: branch -> block1()
-  block3:
-    inst7: branch -> block4()
-  block4:
-    inst8: op {reads}
-    inst9: op {clobber}
-    inst10: branch -> block5(), block6()
-  block5:
-    inst11: branch -> block4()
-  block6:
-    inst12: ret
-end
-",
-            int_machine("p0i-p1i")
-        )
-    };
-    let run = |text: String, check: &dyn Fn(&mut Splitter)| splitter_on(&text, check);
     // v1i holds p0i and v0i can step aside for it (5); v2i holds p1i
     // and is read with v0i: p1i is ruled out.
-    run(src("use:v0i:reg use:v2i:reg", ""), &|s| {
+    with_splitter("coloring_split/cheapest_register_v2i_read_with_v0i", |s| {
         let colour = |z| match z {
             1 => Some(0),
             2 => Some(1),
@@ -549,7 +350,7 @@ end
         assert_eq!(s.holes[0], vec![(1, 6)]);
     });
     // The same with v2i's colours swapped: p1i wins.
-    run(src("use:v0i:reg use:v2i:reg", ""), &|s| {
+    with_splitter("coloring_split/cheapest_register_v2i_read_with_v0i", |s| {
         let colour = |z| match z {
             1 => Some(1),
             2 => Some(0),
@@ -560,7 +361,7 @@ end
     // p1i is clobbered in v0i's loop (out of its mask): holding it
     // anyway costs a store and a reload in the loop (20), holding p0i
     // costs 5.
-    run(src("use:v0i:reg", "clobbers(p1i)"), &|s| {
+    with_splitter("coloring_split/cheapest_register_p1i_clobbered", |s| {
         assert_eq!(s.g.mask[0], 0b01);
         assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), Some(0));
         assert_eq!(s.holes[0], vec![(1, 6)]);
@@ -568,31 +369,27 @@ end
     // With p0i's holder read along with v0i, p0i is ruled out; p1i's
     // 20 is below spilling v0i, read twice in the loop (1 + 16 + 16):
     // p1i, in the slot at the clobber only.
-    run(
-        src("use:v0i:reg use:v0i:reg use:v1i:reg", "clobbers(p1i)"),
-        &|s| {
+    with_splitter(
+        "coloring_split/cheapest_register_p1i_clobbered_read_twice_with_v1i",
+        |s| {
             assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), Some(1));
             assert_eq!(s.holes[0], vec![(9, 9)]);
         },
     );
     // Read once there, spilling (17) is cheaper than 20: no split.
-    run(src("use:v0i:reg use:v1i:reg", "clobbers(p1i)"), &|s| {
-        assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
-        assert!(s.holes[0].is_empty());
-    });
+    with_splitter(
+        "coloring_split/cheapest_register_p1i_clobbered_read_once_with_v1i",
+        |s| {
+            assert_eq!(s.split_around(0, |z| (z == 1).then_some(0)), None);
+            assert!(s.holes[0].is_empty());
+        },
+    );
 }
 
 /// Within one block: the places a window touches, and only those.
 #[test]
 fn costs_near_a_window_look_at_the_places_it_touches() {
-    let clobber = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg
-    inst2: op clobbers(p0i)
-    inst3: ret use:v0i:reg
-end
-";
+    let clobber = "coloring_split/live_across_a_clobber";
     with_splitter(clobber, |s| {
         // A hole ending inside the window's reach: its reload before
         // inst3 counts; one ending beyond it does not.
@@ -618,18 +415,7 @@ end
 
 #[test]
 fn a_two_address_group_is_one_region_from_the_read_values_birth() {
-    let two_address = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op use:v0i:reg
-    inst2: op def:v1i:reg
-    inst3: op use:v1i:reg def:v2i:reuse(0)
-    inst4: op use:v2i:reg
-    inst5: op use:v2i:reg
-    inst6: op use:v0i:reg
-    inst7: ret
-end
-";
+    let two_address = "coloring_split/a_two_address_group_is_one_region_from_the_read_values_birth";
     with_splitter(two_address, |s| {
         let r = s.g.find(2);
         assert_eq!(s.g.find(1), r);

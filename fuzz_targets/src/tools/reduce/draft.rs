@@ -467,10 +467,11 @@ fn strength(c: OperandConstraint) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use allocator::ir::text::{parse, print};
+    use allocator::fixtures::unit_case;
+    use allocator::ir::text::print;
 
-    fn draft(src: &str) -> Draft {
-        Draft::from_case(&parse(src.as_bytes()).unwrap().0)
+    fn draft(name: &str) -> Draft {
+        Draft::from_case(&unit_case(name))
     }
 
     fn text(d: &Draft) -> String {
@@ -478,31 +479,10 @@ mod tests {
         s[s.find("function").unwrap()..].to_string()
     }
 
-    fn machine() -> String {
-        allocator::fixtures::machine(["p0i-p3i", "p0f", "p0v"])
-    }
-
     /// A diamond: block0 defines v0, v1; block1 defines v2 and passes it
     /// to block3's parameter v4; block2 passes v1.
     fn diamond() -> Draft {
-        draft(&format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:any use:v0i:reg
-    inst2: branch use:v1i:any -> block1, block2
-  block1:
-    inst3: op def:v2i:reg use:v0i:any
-    inst4: branch -> block3(v2i)
-  block2:
-    inst5: op def:v3i:reg use:v1i:fixed(p1i)
-    inst6: branch -> block3(v1i)
-  block3(v4i):
-    inst7: ret use:v4i:reg use:v0i:any
-end
-",
-            machine()
-        ))
+        draft("reduce/diamond")
     }
 
     #[test]
@@ -540,17 +520,7 @@ end
 
     #[test]
     fn repair_removes_a_parameter_no_value_can_feed() {
-        let mut d = draft(&format!(
-            "{}function
-  block0:
-    inst0: op def:v0f:reg
-    inst1: branch -> block1(v0f)
-  block1(v1f):
-    inst2: ret use:v1f:reg
-end
-",
-            machine()
-        ));
+        let mut d = draft("reduce/repair_removes_a_parameter_no_value_can_feed");
         d.blocks[0].insts.remove(0);
         d.repair();
         d.renumber();

@@ -403,6 +403,13 @@ mod tests {
         ])
     }
 
+    /// The draft of the unit case `name`.
+    fn draft_of(name: &str) -> Draft {
+        Draft::from_case(&allocator::fixtures::unit_case(name))
+    }
+
+    /// The draft of the blocks `body` on [`machine`], not validated: the
+    /// reducer also meets cases the validator refuses.
     fn draft(body: &str) -> Draft {
         let src = format!("{}function\n{body}end\n", machine());
         Draft::from_case(&parse(src.as_bytes()).unwrap().0)
@@ -421,14 +428,7 @@ mod tests {
 
     #[test]
     fn merge_joins_a_jump_to_its_only_successor() {
-        let d = draft(
-            "  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: ret use:v1i:reg
-",
-        );
+        let d = draft_of("reduce/merge_joins_a_jump_to_its_only_successor");
         assert_eq!(Pass::Merge.count(&d), 1);
         assert_eq!(
             apply_all(Pass::Merge, &d),
@@ -438,18 +438,7 @@ mod tests {
 
     #[test]
     fn bypass_routes_edges_past_a_jump_block() {
-        let d = draft(
-            "  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i), block2
-  block1(v1i):
-    inst2: branch -> block3(v1i)
-  block2:
-    inst3: branch -> block3(v0i)
-  block3(v2i):
-    inst4: ret use:v2i:reg
-",
-        );
+        let d = draft_of("reduce/bypass_routes_edges_past_a_jump_block");
         // block1 and block2 end in jumps; block3 does not; block0 is the entry.
         assert_eq!(Pass::Bypass.count(&d), 2);
         let t = text(Pass::Bypass.apply(&d, 0..1).unwrap());
@@ -462,15 +451,7 @@ mod tests {
 
     #[test]
     fn entry_shrinks_a_loop_away_from_the_entry_to_the_loop_alone() {
-        let d = draft(
-            "  block0:
-    inst0: op def:v0i:reg
-    inst1: branch -> block1(v0i)
-  block1(v1i):
-    inst2: op def:v2i:reg use:v1i:reg
-    inst3: branch -> block1(v2i)
-",
-        );
+        let d = draft_of("reduce/entry_shrinks_a_loop_away_from_the_entry_to_the_loop_alone");
         assert_eq!(Pass::Entry.count(&d), 1);
         // The parameter goes with its arguments; its use, with nothing
         // left to stand in for it, goes too.
@@ -484,15 +465,7 @@ mod tests {
     fn entry_is_offered_only_where_it_makes_the_case_smaller() {
         // block1 loops back to the entry and has no parameters: as the
         // entry it would keep every block. block2 reaches nothing.
-        let d = draft(
-            "  block0:
-    inst0: branch -> block1, block2
-  block1:
-    inst1: branch -> block0
-  block2:
-    inst2: ret
-",
-        );
+        let d = draft_of("reduce/entry_is_offered_only_where_it_makes_the_case_smaller");
         assert_eq!(Pass::Entry.count(&d), 1);
         assert_eq!(Pass::Entry.name(), "entry");
         assert_eq!(
@@ -526,13 +499,7 @@ mod tests {
 
     #[test]
     fn weaken_steps_constraints_down_to_any() {
-        let d = draft(
-            "  block0:
-    inst0: op def:v0i:fixed(p1i) def:v1i:fixed(p32i) def:v2i:limit(2)
-    inst1: op def:v3i:reuse(1) use:v0i:reg use:v1i:stack use:v2i:any
-    inst2: ret
-",
-        );
+        let d = draft_of("reduce/weaken_steps_constraints_down_to_any");
         let once = Pass::Weaken.apply(&d, 0..Pass::Weaken.count(&d)).unwrap();
         assert_eq!(
             text(once.clone()),
@@ -546,13 +513,7 @@ mod tests {
 
     #[test]
     fn positions_and_machine_and_clobbers() {
-        let d = draft(
-            "  block0:
-    inst0: op def:v1i:any
-    inst1: op def:v0i:reg:early use:v1i:reg:late clobbers(p2i, p3i)
-    inst2: ret
-",
-        );
+        let d = draft_of("reduce/positions_and_machine_and_clobbers");
         assert_eq!(
             apply_all(Pass::Positions, &d),
             "  block0:\n    inst0: op def:v0i:any\n    inst1: op def:v1i:reg use:v0i:reg clobbers(p2i, p3i)\n    inst2: ret\n"
