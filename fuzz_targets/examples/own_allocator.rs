@@ -40,6 +40,7 @@ static MINE: Entry = Entry {
     build: Build::Fixed(&MyAllocator),
     profile: None,
     design_points: false,
+    false_refusals: &[],
 };
 
 fn main() {

@@ -40,7 +40,7 @@ fn main() {
             }
             match a.run(&case.func, &case.machine) {
                 Ok(_) => taken += 1,
-                Err(AllocError::Unsupported(m)) if m.contains("TooManyLiveRegs") => gave_up += 1,
+                Err(AllocError::Impossible(m)) if m.contains("TooManyLiveRegs") => gave_up += 1,
                 Err(_) => {}
             }
         }

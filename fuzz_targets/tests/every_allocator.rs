@@ -169,3 +169,37 @@ fn regression_corpus_passes_every_allocator_and_both_oracles() {
         }
     }
 }
+
+/// No allocator of ours refuses a feasible case, on any profile: 2,000
+/// small cases of each profile besides the default (which the test above
+/// covers with 10,000), each allocated and accepted by both oracles, so a
+/// refusal of theirs is never what an outside allocator's
+/// `refused-feasible` finding is measured against by mistake.
+#[test]
+fn no_allocator_of_ours_refuses_a_case_of_any_profile() {
+    let ctx = fuzz_targets::harness::context::Context::default();
+    for p in fuzz_targets::registry::profiles().into_iter().skip(1) {
+        let config = (p.config)();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for n in 0..2_000 {
+            let len = rng.gen_range(0..=600);
+            let bytes: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let case = ssagen::generate_from_bytes(&bytes, &config);
+            for a in ours() {
+                let judged = fuzz_targets::harness::judge::allocate_and_judge_refusal(
+                    a,
+                    &case,
+                    fuzz_targets::harness::judge::Oracles::Both,
+                    &ctx,
+                );
+                assert!(
+                    matches!(judged, Ok(Ok(_))),
+                    "{} on {} input {n}: {judged:?}\n{}",
+                    a.name(),
+                    p.name,
+                    allocator::ir::text::print(&case)
+                );
+            }
+        }
+    }
+}

@@ -8,12 +8,14 @@
 use allocator::Case;
 use fuzz_targets::engine::{fuzz, Options as FuzzOptions};
 use fuzz_targets::harness::failure::{Failure, Oracle, Signature};
+use fuzz_targets::harness::judge::{judge, Oracles};
 use fuzz_targets::targets::Decode;
 use fuzz_targets::targets::Target;
 use fuzz_targets::tools::reduce::{is_candidate, reduce_case, reduce_input, Input, Options};
 use std::time::Duration;
 
-const FAULTS: [&str; 15] = [
+const FAULTS: [&str; 16] = [
+    "fault_give_up",
     "fault_drop_edge_move",
     "fault_swap_reuse",
     "fault_forget_clobber",
@@ -95,6 +97,13 @@ fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
             .findings
             .first()
             .unwrap_or_else(|| panic!("{name}: not found"));
+        if f.failure.signature.oracle == Oracle::RefusedFeasible {
+            // The proof is saved beside the finding, and both oracles
+            // accept it.
+            let proof = allocator::fixtures::read_case(&f.path.with_extension("proof.ra"));
+            let out = proof.output.clone().expect("the allocation that exists");
+            judge("proof", &proof, &out, Oracles::Both, &Default::default()).unwrap();
+        }
         let input = std::fs::read(&f.path).unwrap();
         let o = reduce_input(&t, &Input::Bytes(input), &Options::default()).unwrap();
         assert_eq!(o.signature, f.failure.signature);

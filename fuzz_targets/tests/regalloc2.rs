@@ -7,7 +7,9 @@
 
 use allocator::{AllocError, Allocator, Case};
 use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::judge::{judge, Oracles};
+use fuzz_targets::harness::failure::Oracle;
+use fuzz_targets::harness::judge::{allocate_and_judge_refusal, judge, Oracles};
+use fuzz_targets::harness::refusals::Refused;
 use fuzz_targets::outside::ra2::exclusions::{self, Exclusion, Kind};
 use fuzz_targets::outside::ra2::{self, cross_check};
 use std::path::PathBuf;
@@ -204,26 +206,46 @@ fn edits_after_a_blocks_last_instruction_are_dropped_as_regalloc2s_clients_drop_
     .unwrap();
 }
 
-/// `TooManyLiveRegs` on a case none of the limitations covers is counted
-/// unsupported too (`too-many-live-regs`): the example is feasible (our
-/// allocators and both oracles prove it) and ion still gives up on it.
+/// `TooManyLiveRegs` on a case none of the limitations covers is a false
+/// refusal: each example (`too-many-live-regs` for ion, `fastalloc-scratch`
+/// for fastalloc) is feasible, and the algorithm still gives up on it,
+/// calling it impossible. The judge suppresses it as that allocator's known
+/// bug by default, and without suppression reports it as
+/// `refused-feasible` with an allocation both oracles accept.
 #[test]
-fn too_many_live_regs_example_is_feasible_and_ion_gives_up() {
-    let (path, case) = cases("tests/regressions/regalloc2")
-        .into_iter()
-        .find(|(p, _)| p.file_stem().unwrap() == "too-many-live-regs")
-        .expect("example too-many-live-regs.ra");
-    assert!(Exclusion::ALL
-        .iter()
-        .all(|x| !x.hit(&case.func, &case.machine)));
-    match ra2::ION.run(&case.func, &case.machine) {
-        Err(AllocError::Unsupported(m)) => assert!(m.contains("too-many-live-regs"), "{m}"),
-        other => panic!("{}: ion gave {other:?}", path.display()),
+fn each_false_refusal_example_is_feasible_and_suppressed_by_default() {
+    for (a, stem) in [
+        (&ra2::ION, "too-many-live-regs"),
+        (&ra2::FASTALLOC, "fastalloc-scratch"),
+    ] {
+        let (path, case) = cases("tests/regressions/regalloc2")
+            .into_iter()
+            .find(|(p, _)| p.file_stem().unwrap() == stem)
+            .unwrap_or_else(|| panic!("example {stem}.ra"));
+        assert!(Exclusion::ALL
+            .iter()
+            .all(|x| !x.hit(&case.func, &case.machine)));
+        match a.run(&case.func, &case.machine) {
+            Err(AllocError::Impossible(m)) => assert!(m.contains("TooManyLiveRegs"), "{m}"),
+            other => panic!("{}: {} gave {other:?}", path.display(), a.name()),
+        }
+        let ctx = Context::default();
+        let judged = allocate_and_judge_refusal(a, &case, Oracles::Both, &ctx);
+        assert!(matches!(judged, Ok(Err(Refused::Suppressed))), "{judged:?}");
+        let report = ctx.refusals.report();
+        assert!(report.contains(&format!("known bug {stem}")), "{report}");
+        let ctx = Context::with_settings(fuzz_targets::registry::Settings {
+            suppress: false,
+            ..Default::default()
+        });
+        let f = allocate_and_judge_refusal(a, &case, Oracles::Both, &ctx).unwrap_err();
+        assert_eq!(f.signature.oracle, Oracle::RefusedFeasible);
+        assert_eq!(f.signature.allocator, Some(a.name()));
+        let proof = f.proof.expect("the allocation that exists");
+        let (proved, _) = allocator::ir::text::parse_and_validate(proof.as_bytes()).unwrap();
+        let out = proved.output.clone().expect("an allocation section");
+        judge("proof", &proved, &out, Oracles::Both, &Context::default()).unwrap();
     }
-    let all = fuzz_targets::registry::allocators(&Default::default());
-    let ours = all.iter().find(|a| a.name() == "linear_scan").unwrap();
-    let out = ours.run(&case.func, &case.machine).unwrap();
-    judge(ours.name(), &case, &out, Oracles::Both, &Context::default()).unwrap();
 }
 
 #[test]

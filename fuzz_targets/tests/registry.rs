@@ -102,6 +102,7 @@ fn a_new_allocator_is_one_entry() {
         build: Build::Fixed(&Tiny),
         profile: None,
         design_points: false,
+        false_refusals: &[],
     });
     let entries: &'static [Entry] = Vec::leak(entries);
     let targets = fuzz_targets::targets::targets_of(entries);

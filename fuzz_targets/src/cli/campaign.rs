@@ -157,6 +157,14 @@ pub fn fuzz(
             let _ = writeln!(out, "  case:    {}", case.display());
         }
         let _ = writeln!(out, "  message: {}", f.path.with_extension("txt").display());
+        if f.failure.proof.is_some() {
+            let proof = f.path.with_extension("proof.ra");
+            let _ = writeln!(
+                out,
+                "  proof:   {} (rafuzz explain shows it)",
+                proof.display()
+            );
+        }
         match &t.verdict {
             Verdict::SameAs(path) => {
                 let _ = writeln!(out, "  same failure as: {}", path.display());

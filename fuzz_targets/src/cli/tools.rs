@@ -93,7 +93,7 @@ pub fn reduce(
             };
             (
                 checker_target_of(name),
-                reduce_for_allocator(a, *oracles, case, opts),
+                reduce_for_allocator(a, *oracles, case, narrowing.settings(), opts),
             )
         }
         ReduceBy::Predicate(cmd) => {

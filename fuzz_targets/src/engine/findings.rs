@@ -13,6 +13,9 @@ pub(super) fn save_finding(dir: &Path, t: &Target, input: &[u8], failure: &Failu
     let d = dir.join(t.name);
     let name = format!("{}-{:016x}", failure.signature.oracle.kind(), hash(input));
     write_atomically(&d, &format!("{name}.txt"), failure.to_string().as_bytes());
+    if let Some(proof) = &failure.proof {
+        write_atomically(&d, &format!("{name}.proof.ra"), proof.as_bytes());
+    }
     // The generator is ours and bounded: it runs here even for an input
     // that took a worker down (the allocator or the checker did that).
     if let Some(case) = t.case_of(input) {

@@ -121,6 +121,7 @@ impl Reply {
                 w.write_all(&[oracle.expect("every oracle is in ALL") as u8])?;
                 put_bytes(w, sig.detail.as_bytes())?;
                 put_bytes(w, f.message.as_bytes())?;
+                put_bytes(w, f.proof.as_deref().unwrap_or("").as_bytes())?;
             }
             Reply::Counters(text) => {
                 w.write_all(&[2])?;
@@ -147,6 +148,7 @@ impl Reply {
                     .ok_or_else(|| bad("unknown oracle"))?;
                 let detail = get_string(r)?;
                 let message = get_string(r)?;
+                let proof = Some(get_string(r)?).filter(|p| !p.is_empty());
                 let allocator =
                     (!allocator.is_empty()).then(|| crate::registry::allocator_name(&allocator));
                 // The detail was normalized by the worker already.
@@ -155,7 +157,11 @@ impl Reply {
                     oracle,
                     detail,
                 };
-                Reply::Fail(Failure { signature, message })
+                Reply::Fail(Failure {
+                    signature,
+                    message,
+                    proof,
+                })
             }
             2 => Reply::Counters(get_string(r)?),
             _ => return Err(bad("unknown reply")),
@@ -199,6 +205,13 @@ mod tests {
                 "linear_scan is slow",
             )),
             Reply::Fail(Failure::panic("boom")),
+            Reply::Fail(Failure {
+                proof: Some("machine\nend\n".into()),
+                ..Failure::new(
+                    Signature::new(Some("linear_scan"), Oracle::RefusedFeasible, "why"),
+                    "linear_scan refuses",
+                )
+            }),
             Reply::Counters("mutants 1 2 3 4\n".into()),
         ];
         let mut buf = Vec::new();

@@ -52,6 +52,9 @@ pub enum Oracle {
     /// An allocator took far longer per instruction than it needs on cases
     /// of that size, twice in a row.
     Slow,
+    /// An allocator refused a case as having no allocation, and another
+    /// allocator's allocation of it passes both oracles (the proof).
+    RefusedFeasible,
 }
 
 impl Oracle {
@@ -75,12 +78,13 @@ impl Oracle {
             Oracle::Timeout => "timeout",
             Oracle::OutOfMemory => "oom",
             Oracle::Slow => "slow",
+            Oracle::RefusedFeasible => "refused-feasible",
         }
     }
 
     /// Every oracle, in declaration order (the wire format of worker
     /// processes names an oracle by its index here).
-    pub const ALL: [Oracle; 18] = [
+    pub const ALL: [Oracle; 19] = [
         Oracle::AllocError,
         Oracle::AllocPanic,
         Oracle::Checker,
@@ -99,15 +103,18 @@ impl Oracle {
         Oracle::Timeout,
         Oracle::OutOfMemory,
         Oracle::Slow,
+        Oracle::RefusedFeasible,
     ];
 
     /// The kind of finding, which names its saved file (`crash-`,
-    /// `timeout-`, `oom-`, `slow-`, as libFuzzer names its artifacts).
+    /// `timeout-`, `oom-`, `slow-`, as libFuzzer names its artifacts, and
+    /// `refused-feasible-`).
     pub fn kind(self) -> &'static str {
         match self {
             Oracle::Timeout => "timeout",
             Oracle::OutOfMemory => "oom",
             Oracle::Slow => "slow",
+            Oracle::RefusedFeasible => "refused-feasible",
             _ => "crash",
         }
     }
@@ -159,6 +166,9 @@ impl fmt::Display for Signature {
 pub struct Failure {
     pub signature: Signature,
     pub message: String,
+    /// For a `refused-feasible` finding: the case with an allocation both
+    /// oracles accept, as text, saved beside the finding as `.proof.ra`.
+    pub proof: Option<String>,
 }
 
 impl Failure {
@@ -166,6 +176,7 @@ impl Failure {
         Failure {
             signature,
             message: message.into(),
+            proof: None,
         }
     }
 

@@ -99,6 +99,22 @@ pub fn allocate_and_judge_refusal(
             ctx.refusals.record(name, Refused::Suppressed, &m);
             return Ok(Err(Refused::Suppressed));
         }
+        Ok(Err(AllocError::Impossible(m))) => {
+            let Some((by, out)) = proof_of_feasibility(name, case) else {
+                ctx.refusals.record(name, Refused::Infeasible, &m);
+                return Ok(Err(Refused::Infeasible));
+            };
+            let known = crate::registry::entry(name)
+                .and_then(|e| e.false_refusals.iter().find(|k| k.matches(&m)));
+            return match known {
+                Some(k) if ctx.settings.suppress => {
+                    let why = format!("known bug {}: calls a feasible case infeasible", k.name);
+                    ctx.refusals.record(name, Refused::Suppressed, &why);
+                    Ok(Err(Refused::Suppressed))
+                }
+                _ => Err(refused_feasible(name, &m, by, case, out)),
+            };
+        }
         Ok(Err(e)) => {
             return Err(Failure::new(
                 Signature::new(Some(name), Oracle::AllocError, &e.to_string()),
@@ -114,6 +130,46 @@ pub fn allocate_and_judge_refusal(
     };
     judge(name, case, &out, oracles, ctx)?;
     Ok(Ok(out))
+}
+
+/// An allocation of `case` by one of our allocators other than `refuser`
+/// that passes both oracles, trying them in registry order (the cheapest
+/// first), with the allocator's name: the proof that a refusal claiming the
+/// case has no allocation is wrong.
+pub fn proof_of_feasibility(refuser: &str, case: &Case) -> Option<(&'static str, Output)> {
+    let quiet = Context::default();
+    crate::registry::entries()
+        .iter()
+        .filter(|e| e.family == crate::registry::Family::Ours && e.name != refuser)
+        .find_map(|e| {
+            let a = e.allocator();
+            let out = crate::harness::panics::catch(|| a.run(&case.func, &case.machine))
+                .ok()?
+                .ok()?;
+            judge(a.name(), case, &out, Oracles::Both, &quiet).ok()?;
+            Some((a.name(), out))
+        })
+}
+
+/// The `refused-feasible` finding of `name`, which refused `case` saying
+/// `why`, though `by`'s allocation `out` passes both oracles. The signature
+/// keeps the reason and the prover, so a reduction keeps both.
+fn refused_feasible(name: &'static str, why: &str, by: &str, case: &Case, out: Output) -> Failure {
+    let mut proof = case.clone();
+    proof.output = Some(out);
+    let mut f = Failure::new(
+        Signature::new(
+            Some(name),
+            Oracle::RefusedFeasible,
+            &format!("{why}; {by} allocates it"),
+        ),
+        format!(
+            "{name} refuses the case as having no allocation ({why}), but {by}'s allocation \
+             passes both oracles (the proof, saved beside the finding as .proof.ra)"
+        ),
+    );
+    f.proof = Some(allocator::ir::text::print(&proof));
+    f
 }
 
 /// A slow run as a failure: `first` breaks the campaign's rule and a

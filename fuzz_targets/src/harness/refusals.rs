@@ -1,6 +1,9 @@
 //! The cases allocators refused in a campaign, by allocator, kind and
-//! reason: `unsupported` (a combination the allocator does not take) and
-//! `suppressed` (a known bug of an outside allocator, not reported again).
+//! reason: `unsupported` (a combination the allocator does not take),
+//! `suppressed` (a known bug of an outside allocator, not reported again)
+//! and `infeasible` (the allocator said the case has no allocation, and no
+//! allocator of ours found one either; where one does, the refusal is a
+//! `refused-feasible` finding instead).
 //! Neither is a finding, but a user must see how much of a campaign an
 //! allocator sat out and why, and a suppression must never hide among the
 //! limitations.
@@ -24,6 +27,9 @@ pub enum Refused {
     Unsupported,
     /// [`allocator::AllocError::Suppressed`].
     Suppressed,
+    /// [`allocator::AllocError::Impossible`], with no allocation to prove
+    /// it wrong.
+    Infeasible,
 }
 
 impl Refused {
@@ -31,6 +37,7 @@ impl Refused {
         match self {
             Refused::Unsupported => "unsupported",
             Refused::Suppressed => "suppressed",
+            Refused::Infeasible => "infeasible",
         }
     }
 
@@ -38,6 +45,7 @@ impl Refused {
         match s {
             "unsupported" => Some(Refused::Unsupported),
             "suppressed" => Some(Refused::Suppressed),
+            "infeasible" => Some(Refused::Infeasible),
             _ => None,
         }
     }

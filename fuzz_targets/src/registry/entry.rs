@@ -108,6 +108,27 @@ pub struct Entry {
     /// Whether `tests/cases/<name>/` holds its design points, each case
     /// pinned to the moves it must make.
     pub design_points: bool,
+    /// Its known false refusals: it calls cases infeasible that have an
+    /// allocation. Suppressed unless the settings say otherwise; any other
+    /// such refusal is a `refused-feasible` finding.
+    pub false_refusals: &'static [FalseRefusal],
+}
+
+/// A known cause of an allocator calling feasible cases infeasible: a
+/// known bug, reported where its documentation says (docs/regalloc2.md).
+#[derive(Clone, Copy, Debug)]
+pub struct FalseRefusal {
+    /// The name the refusal table and the docs give it.
+    pub name: &'static str,
+    /// What the allocator's refusal message says for it.
+    pub says: &'static str,
+}
+
+impl FalseRefusal {
+    /// Whether the refusal message `m` is this one's.
+    pub fn matches(&self, m: &str) -> bool {
+        m.contains(self.says)
+    }
 }
 
 impl Entry {

@@ -24,6 +24,7 @@ fn ours() -> [Entry; 4] {
         build: Build::Fixed(a),
         profile: None,
         design_points,
+        false_refusals: &[],
     };
     [
         ours(
@@ -46,6 +47,7 @@ fn variants() -> [Entry; 1] {
         build: Build::Fixed(&allocator::coloring::ColoringWithoutSplitting),
         profile: None,
         design_points: false,
+        false_refusals: &[],
     }]
 }
 
@@ -66,6 +68,7 @@ pub fn entries() -> &'static [Entry] {
             build: Build::Fixed(f),
             profile: None,
             design_points: false,
+            false_refusals: &[],
         }));
         debug_assert!(
             v.iter()

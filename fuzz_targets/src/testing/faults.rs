@@ -36,6 +36,10 @@
 //!   gets the next register of its class;
 //! - `stack_in_reg`: the first `stack` use whose value a register holds
 //!   just before is given that register instead of the slot;
+//! - `give_up`: calls a case infeasible (`AllocError::Impossible`) when an
+//!   instruction has both a `fixed` use and a late use, which the judge
+//!   proves wrong with another allocator's allocation (a `refused-feasible`
+//!   finding, saved with its proof);
 //! - `extra_spill`: a correct allocation that costs more than it must: the
 //!   first register read gets a store to a fresh slot and a reload back
 //!   just before it. Its target finds nothing; `rafuzz compare` does.
@@ -60,8 +64,8 @@
 use crate::tools::reduce::draft::Draft;
 use allocator::linear_scan::LinearScan;
 use allocator::{
-    AllocError, Allocation, Allocator, Function, Inst, InstPosition, MachineEnv, OperandConstraint,
-    Output, ProgPoint,
+    AllocError, Allocation, Allocator, Function, Inst, InstPosition, MachineEnv, Operand,
+    OperandConstraint, OperandKind, OperandPos, Output, ProgPoint,
 };
 
 /// Which bug a [`Faulty`] allocator plants.
@@ -88,6 +92,7 @@ pub enum Fault {
     WrongSlot,
     FixedNeighbour,
     StackInReg,
+    GiveUp,
 }
 
 /// `linear_scan` with one planted bug.
@@ -97,7 +102,7 @@ pub struct Faulty {
 }
 
 /// Every faulty allocator.
-pub static FAULTY: [Faulty; 21] = [
+pub static FAULTY: [Faulty; 22] = [
     Faulty {
         fault: Fault::DropEdgeMove,
         name: "linear_scan+drop_edge_move",
@@ -182,6 +187,10 @@ pub static FAULTY: [Faulty; 21] = [
         fault: Fault::StackInReg,
         name: "linear_scan+stack_in_reg",
     },
+    Faulty {
+        fault: Fault::GiveUp,
+        name: "linear_scan+give_up",
+    },
 ];
 
 impl Faulty {
@@ -209,6 +218,7 @@ impl Faulty {
             Fault::WrongSlot => "fault_wrong_slot",
             Fault::FixedNeighbour => "fault_fixed_neighbour",
             Fault::StackInReg => "fault_stack_in_reg",
+            Fault::GiveUp => "fault_give_up",
         }
     }
 }
@@ -230,6 +240,7 @@ impl Allocator for Faulty {
             Fault::Abort => abort(func),
             Fault::Grow => grow(func),
             Fault::Quadratic => quadratic(func),
+            Fault::GiveUp => give_up(func)?,
             _ => {}
         }
         let mut out = LinearScan.run(func, env)?;
@@ -251,6 +262,25 @@ impl Allocator for Faulty {
         }
         Ok(out)
     }
+}
+
+/// `give_up`'s refusal: an instruction with a `fixed` use and a late use.
+fn give_up(f: &Function) -> Result<(), AllocError> {
+    for i in f.insts() {
+        let ops = f.inst_operands(i);
+        let use_ = |o: &&Operand| o.kind() == OperandKind::Use;
+        let fixed = ops
+            .iter()
+            .filter(use_)
+            .any(|o| matches!(o.constraint(), OperandConstraint::FixedReg(_)));
+        let late = ops.iter().filter(use_).any(|o| o.pos() == OperandPos::Late);
+        if fixed && late {
+            return Err(AllocError::Impossible(format!(
+                "{i} has a fixed use and a late use"
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn drop_edge_move(f: &Function, out: &mut Output) {

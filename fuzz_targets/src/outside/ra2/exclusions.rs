@@ -27,6 +27,29 @@ use allocator::{
 use regalloc2::Algorithm;
 
 pub use crate::harness::refusals::Kind;
+use crate::registry::entry::FalseRefusal;
+
+/// A known bug of ion (docs/regalloc2.md): it gives up with
+/// `TooManyLiveRegs`, which regalloc2 documents as "making allocation
+/// impossible", on cases one of our allocators allocates and both oracles
+/// accept (an early `fixed` use beside a late `reg` use and a `reg` def on
+/// a tight class). Suppressed by default; `--no-suppress` reports each as a
+/// `refused-feasible` finding with its proof.
+pub const TOO_MANY_LIVE_REGS: FalseRefusal = FalseRefusal {
+    name: "too-many-live-regs",
+    says: "TooManyLiveRegs",
+};
+
+/// A known bug of fastalloc (docs/regalloc2.md): with no scratch register
+/// in a class, it gives up with `TooManyLiveRegs` where it finds no free
+/// register to take as one at an instruction, though the `MachineEnv`
+/// documentation says it "will automatically allocate one as needed,
+/// spilling a value to the stack if necessary", and the case needs none
+/// there. Suppressed by default, like [`TOO_MANY_LIVE_REGS`].
+pub const FASTALLOC_SCRATCH: FalseRefusal = FalseRefusal {
+    name: "fastalloc-scratch",
+    says: "TooManyLiveRegs",
+};
 
 /// One combination the adapter does not hand to regalloc2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,18 +62,20 @@ static UNSUPPRESSED: [Regalloc2; 2] = [
 /// Both as registry entries, ion first: each takes the cases of its
 /// profile ([`profile`]).
 pub fn entries() -> [Entry; 2] {
-    let entry = |name, build, profile| Entry {
+    let entry = |name, build, profile, false_refusals| Entry {
         name,
         family: Family::Outside,
         build: Build::BySettings(build),
         profile: Some(profile),
         design_points: false,
+        false_refusals,
     };
     [
         entry(
             ION.name,
             |s| if s.suppress { &ION } else { &UNSUPPRESSED[0] },
             &profile::REGALLOC2,
+            &[exclusions::TOO_MANY_LIVE_REGS],
         ),
         entry(
             FASTALLOC.name,
@@ -85,6 +87,7 @@ pub fn entries() -> [Entry; 2] {
                 }
             },
             &profile::FASTALLOC,
+            &[exclusions::FASTALLOC_SCRATCH],
         ),
     ]
 }
@@ -135,10 +138,11 @@ impl Regalloc2 {
         };
         match ra2::run(&adapted, &adapt::machine(env), &options) {
             Ok(out) => Ok(adapt::from_output(func, &out)),
-            // regalloc2's idea of a feasible case is narrower than ours: ion
-            // cannot always evict around fixed registers in a tight
-            // register file. See docs/regalloc2.md.
-            Err(ra2::RegAllocError::TooManyLiveRegs) => Err(AllocError::Unsupported(
+            // regalloc2 documents this error as "too many pinned VRegs +
+            // Reg-constrained Operands are live at once, making allocation
+            // impossible" (src/lib.rs:1667): a claim that the case has no
+            // allocation, which the judge checks against ours.
+            Err(ra2::RegAllocError::TooManyLiveRegs) => Err(AllocError::Impossible(
                 "regalloc2 gave up with TooManyLiveRegs (too-many-live-regs)".into(),
             )),
             // Every other error means regalloc2 judges a case valid by our

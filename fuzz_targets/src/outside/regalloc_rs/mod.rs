@@ -92,6 +92,7 @@ pub fn entries() -> [Entry; 2] {
         build: Build::BySettings(build),
         profile: Some(profile),
         design_points: false,
+        false_refusals: &[],
     };
     [
         entry(BT.name, |s| variant(false, s), &profile::REGALLOC_RS),

@@ -44,15 +44,17 @@ fn outside_predicate(cmd: &str, dir: &Path, case: &Case) -> bool {
     ok
 }
 
-/// Reduces `case`, on which `a`'s allocation fails the `oracles`, keeping
-/// that failure's signature.
+/// Reduces `case`, on which `a`'s allocation fails the `oracles` (judged
+/// in a campaign under `settings`, so that a suppressed false refusal is a
+/// finding under `--no-suppress`), keeping that failure's signature.
 pub fn reduce_for_allocator(
     a: &dyn Allocator,
     oracles: crate::harness::judge::Oracles,
     case: Box<Case>,
+    settings: crate::registry::Settings,
     opts: &Options,
 ) -> Result<Outcome, String> {
-    let ctx = Context::default();
+    let ctx = Context::with_settings(settings);
     let judge = |c: &Case| crate::harness::judge::allocate_and_judge(a, c, oracles, &ctx).err();
     let Some(f) = judge(&case) else {
         return Err(format!("{}'s allocation of the case passes", a.name()));

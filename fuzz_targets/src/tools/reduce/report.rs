@@ -70,6 +70,9 @@ pub fn write_reduced(
                 allocator::ir::text::print(c)
             );
             let _ = std::fs::write(path, text);
+            if o.signature.oracle == crate::harness::failure::Oracle::RefusedFeasible {
+                write_proof(o, c, path);
+            }
             path.to_path_buf()
         }
         Input::Bytes(b) => {
@@ -77,6 +80,22 @@ pub fn write_reduced(
             let _ = std::fs::write(&p, b);
             p
         }
+    }
+}
+
+/// Beside a reduced `refused-feasible` case at `path`, its proof: the
+/// reduced case with the allocation of ours that both oracles accept, as
+/// `<path less .ra>.proof.ra`.
+fn write_proof(o: &Outcome, c: &allocator::Case, path: &Path) {
+    let refuser = o.signature.allocator.unwrap_or("");
+    if let Some((by, out)) = crate::harness::judge::proof_of_feasibility(refuser, c) {
+        let mut proof = c.clone();
+        proof.output = Some(out);
+        let text = format!(
+            "# The allocation {by} gives the reduced case: {refuser} refused it as having none.\n{}",
+            allocator::ir::text::print(&proof)
+        );
+        let _ = std::fs::write(path.with_extension("proof.ra"), text);
     }
 }
 
