@@ -328,3 +328,37 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
         }
     }
 }
+
+/// Every exclusion is exactly as wide as what it cites: beside its example
+/// just inside it (`tests/regressions/regalloc2/<name>.ra`), a case just
+/// outside it (`tests/cases/regalloc2/outside/<name>.ra`, one step from the
+/// example) hits no exclusion, and every algorithm the exclusion applies
+/// to allocates it, accepted by both oracles.
+#[test]
+fn each_exclusion_has_a_case_just_outside_it_that_runs_and_passes() {
+    let outside = cases("tests/cases/regalloc2/outside");
+    assert_eq!(outside.len(), Exclusion::ALL.len());
+    for x in Exclusion::ALL {
+        let (path, case) = outside
+            .iter()
+            .find(|(p, _)| p.file_stem().unwrap() == x.name())
+            .unwrap_or_else(|| panic!("no case just outside {}", x.name()));
+        for a in [&ra2::ION, &ra2::FASTALLOC] {
+            if !x.applies_to(a.algorithm()) {
+                continue;
+            }
+            assert_eq!(
+                exclusions::check(a.algorithm(), &case.func, &case.machine),
+                None,
+                "{}: {}",
+                path.display(),
+                a.name()
+            );
+            let out = a
+                .run(&case.func, &case.machine)
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), a.name()));
+            judge(a.name(), case, &out, Oracles::Both, &Context::default())
+                .unwrap_or_else(|f| panic!("{}: {}: {f}", path.display(), a.name()));
+        }
+    }
+}

@@ -257,3 +257,45 @@ fn the_profiles_generate_what_the_crate_takes() {
         assert_eq!(bugs_seen, vec![bug], "{}", a.name());
     }
 }
+
+/// Every exclusion recognised from the case is exactly as wide as what it
+/// cites: beside its example just inside it, a case just outside it
+/// (`tests/cases/regalloc_rs/outside/<name>.ra`, one step from the example)
+/// is refused by neither algorithm it applies to, and each allocates it,
+/// accepted by both oracles. (`out-of-registers` and
+/// `checker-copied-value` are recognised from the crate's answer, so no
+/// case can be just outside them.)
+#[test]
+fn each_exclusion_has_a_case_just_outside_it_that_runs_and_passes() {
+    let from_the_answer = [Exclusion::OutOfRegisters, Exclusion::CheckerCopiedValue];
+    let dir = "tests/cases/regalloc_rs/outside";
+    let files = allocator::fixtures::ra_files(dir);
+    assert_eq!(files.len(), Exclusion::ALL.len() - from_the_answer.len());
+    for x in Exclusion::ALL
+        .into_iter()
+        .filter(|x| !from_the_answer.contains(x))
+    {
+        let path = files
+            .iter()
+            .find(|p| p.file_stem().unwrap() == x.name())
+            .unwrap_or_else(|| panic!("no case just outside {}", x.name()));
+        let case = allocator::fixtures::read_case(path);
+        for a in [&BT, &LSRA] {
+            if !x.applies_to(a.is_lsra()) {
+                continue;
+            }
+            assert_eq!(
+                exclusions::check(&case.func, &case.machine, a.is_lsra()),
+                None,
+                "{}: {}",
+                path.display(),
+                a.name()
+            );
+            let out = a
+                .run(&case.func, &case.machine)
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), a.name()));
+            judge(a.name(), &case, &out, Oracles::Both, &Context::default())
+                .unwrap_or_else(|f| panic!("{}: {}: {f}", path.display(), a.name()));
+        }
+    }
+}

@@ -41,6 +41,9 @@ pub struct Config {
     pub branch_operands_into_joins: bool,
     /// Defs on branches with two or more successors (with `branch_operands`).
     pub branch_defs: bool,
+    /// With `branch_defs`: a branch def may ask for a register (`reg`,
+    /// `limit`); otherwise it is `fixed`, `stack` or `any`.
+    pub branch_defs_in_registers: bool,
     /// `stack` constraints on defs (with `constraints.stack`).
     pub stack_defs: bool,
     /// Float and vector values besides int ones.
@@ -167,6 +170,7 @@ impl Default for Config {
             branch_operands: true,
             branch_operands_into_joins: true,
             branch_defs: true,
+            branch_defs_in_registers: true,
             stack_defs: true,
             multiple_classes: true,
             repeated_uses: RepeatedUses {

@@ -669,7 +669,18 @@ impl Gen<'_, '_, '_> {
                     early: false,
                     late: true,
                 };
-                if let Some((constraint, _)) = self.def_constraint(&mut pr, class, late, false) {
+                if let Some((mut constraint, _)) = self.def_constraint(&mut pr, class, late, false)
+                {
+                    if !self.cfg.branch_defs_in_registers
+                        && matches!(
+                            constraint,
+                            OperandConstraint::Reg
+                                | OperandConstraint::Limit(_)
+                                | OperandConstraint::Reuse(_)
+                        )
+                    {
+                        constraint = OperandConstraint::Any;
+                    }
                     let v = self.new_vreg(class);
                     self.defs.push((Operand::def(v, constraint), None));
                 }

@@ -177,10 +177,36 @@ fn narrowed(more: bool) -> Config {
     c.machine.fixed_unlisted = false;
     if more {
         c.constraints.limit = false;
-        c.branch_defs = false;
+        c.branch_defs_in_registers = false;
         c.stack_defs = false;
     }
     c
+}
+
+/// Without `branch_defs_in_registers`, branches still define values, but
+/// never in a register of their own choosing: `fixed`, `stack` or `any`.
+#[test]
+fn branch_defs_outside_registers_are_fixed_stack_or_any() {
+    use allocator::OperandConstraint as C;
+    let config = Config {
+        branch_defs_in_registers: false,
+        ..Config::default()
+    };
+    let mut defs = 0;
+    for bytes in inputs(400, 4096, 13) {
+        let case = assert_valid(&bytes, &config);
+        let f = &case.func;
+        for i in f.insts().filter(|&i| f.is_branch(i)) {
+            for o in f.inst_operands(i).iter().filter(|o| o.is_def()) {
+                defs += 1;
+                assert!(
+                    matches!(o.constraint(), C::FixedReg(_) | C::Stack | C::Any),
+                    "{o:?}"
+                );
+            }
+        }
+    }
+    assert!(defs > 20, "only {defs} branch defs");
 }
 
 /// Swarm generation keeps every promise, for every kind of narrowed config,

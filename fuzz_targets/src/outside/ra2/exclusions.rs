@@ -83,11 +83,10 @@ pub enum Exclusion {
     /// A `limit` constraint (fastalloc: `todo!("limit constraints are not
     /// yet supported in fastalloc")`).
     LimitInFastalloc,
-    /// A def on a branch whose value is used after it: fastalloc panics
-    /// for `reg`, `limit` and `reuse` defs, saying it does not support
-    /// them. The exclusion covers `fixed`, `stack` and `any` defs too,
-    /// which its code has cases for: the generator draws branch defs with
-    /// one switch.
+    /// A `reg`, `limit` or `reuse` def on a branch whose value is used
+    /// after it: fastalloc panics, saying it does not support them. Its
+    /// code has cases for `fixed`, `stack` and `any` branch defs, which it
+    /// is handed.
     BranchDefInFastalloc,
     /// Known bug: a `stack` def; fastalloc spills a register over the value
     /// it just defined in the slot when the value is later used from a
@@ -262,9 +261,16 @@ impl Exclusion {
                     }
                 }
                 func.insts().filter(|&i| func.is_branch(i)).any(|i| {
-                    func.inst_operands(i)
-                        .iter()
-                        .any(|o| o.is_def() && used[o.vreg().index()])
+                    func.inst_operands(i).iter().any(|o| {
+                        o.is_def()
+                            && used[o.vreg().index()]
+                            && matches!(
+                                o.constraint(),
+                                OperandConstraint::Reg
+                                    | OperandConstraint::Limit(_)
+                                    | OperandConstraint::Reuse(_)
+                            )
+                    })
                 })
             }
             Exclusion::StackDefInFastalloc => func.insts().any(|i| {

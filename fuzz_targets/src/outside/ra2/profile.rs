@@ -18,7 +18,8 @@ pub static REGALLOC2: Profile = Profile {
 };
 
 /// What fastalloc takes and gets right: [`REGALLOC2`]'s cases with no
-/// `limit`, no defs on branches, no `stack` defs, and any repeated uses.
+/// `limit`, defs on branches only `fixed` or `any`, no `stack` defs, and
+/// any repeated uses.
 pub static FASTALLOC: Profile = Profile {
     name: "regalloc2_fastalloc",
     config: fastalloc,
@@ -50,7 +51,7 @@ pub fn regalloc2() -> Config {
 pub fn fastalloc() -> Config {
     let mut c = regalloc2();
     c.constraints.limit = false;
-    c.branch_defs = false;
+    c.branch_defs_in_registers = false;
     c.stack_defs = false;
     c.repeated_uses.stack = true;
     c
