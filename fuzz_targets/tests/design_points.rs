@@ -167,7 +167,8 @@ fn backtracking_takes_every_regalloc2_regression() {
     let expected = [
         ("branch-def-in-fastalloc", 0),
         ("branch-operands-into-join", 0),
-        ("fastalloc-scratch", 0),
+        ("fastalloc-no-free-register", 0),
+        ("fastalloc-no-scratch", 2),
         ("fixed-unlisted", 1),
         ("limit-in-fastalloc", 0),
         ("repeated-late-fixed-use", 1),

@@ -40,14 +40,15 @@ pub const TOO_MANY_LIVE_REGS: FalseRefusal = FalseRefusal {
     says: "TooManyLiveRegs",
 };
 
-/// A known bug of fastalloc (docs/regalloc2.md): with no scratch register
-/// in a class, it gives up with `TooManyLiveRegs` where it finds no free
-/// register to take as one at an instruction, though the `MachineEnv`
-/// documentation says it "will automatically allocate one as needed,
-/// spilling a value to the stack if necessary", and the case needs none
-/// there. Suppressed by default, like [`TOO_MANY_LIVE_REGS`].
-pub const FASTALLOC_SCRATCH: FalseRefusal = FalseRefusal {
-    name: "fastalloc-scratch",
+/// A known bug of fastalloc (docs/regalloc2.md): it gives up with
+/// `TooManyLiveRegs` where a class has no free register left at an
+/// instruction, instead of moving a value to its slot: a `reg` operand
+/// finds the last register taken by a value an `any` operand could have
+/// left in its slot, or (with no scratch register in the class) a move
+/// between two stack locations finds none for its scratch. Suppressed by
+/// default, like [`TOO_MANY_LIVE_REGS`].
+pub const FASTALLOC_NO_FREE_REGISTER: FalseRefusal = FalseRefusal {
+    name: "fastalloc-no-free-register",
     says: "TooManyLiveRegs",
 };
 

@@ -87,7 +87,7 @@ pub fn entries() -> [Entry; 2] {
                 }
             },
             &profile::FASTALLOC,
-            &[exclusions::FASTALLOC_SCRATCH],
+            &[exclusions::FASTALLOC_NO_FREE_REGISTER],
         ),
     ]
 }
