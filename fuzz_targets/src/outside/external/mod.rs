@@ -4,8 +4,8 @@
 //! (machine and function, ending with the function's `end` line), and reads
 //! the reply from its stdout: an `allocation` section through its `end`
 //! line, or a single line `unsupported: REASON` (counted apart, never a
-//! finding) or `error: REASON` (the program gave up on the case, which is a
-//! finding when the case is feasible).
+//! finding) or `error: REASON` (the program says the case has no allocation: a
+//! `refused-feasible` finding when one of our allocators finds one).
 //!
 //! A crash, a reply that does not come within the timeout, and a reply that
 //! does not parse as an allocation of the case are failures of the
