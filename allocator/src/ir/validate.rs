@@ -77,12 +77,41 @@ impl fmt::Display for ValidationError {
 /// when the case is valid). Never panics on a structurally sound function.
 pub fn validate(f: &Function, env: &MachineEnv) -> Vec<ValidationError> {
     let mut errs = validate_machine(env);
+    check_classes_used(f, env, &mut errs);
     validate_function(f, env, &mut errs);
     errs
 }
 
-/// The machine rules: registers of the line's class, each listed once,
-/// at least one allocatable register per class.
+/// A class with no allocatable register (a machine that keeps vectors in
+/// its float registers, as Cranelift's x86-64 and aarch64 backends do) is
+/// valid as long as the function has no value of that class.
+fn check_classes_used(f: &Function, env: &MachineEnv, errs: &mut Vec<ValidationError>) {
+    let mut first: [Option<VReg>; 3] = [None; 3];
+    let mut note = |v: VReg| {
+        first[v.class().index()].get_or_insert(v);
+    };
+    for b in f.blocks() {
+        f.block_params(b).iter().copied().for_each(&mut note);
+    }
+    for i in f.insts() {
+        f.inst_operands(i)
+            .iter()
+            .filter(|o| !o.is_nonalloc())
+            .for_each(|o| note(o.vreg()));
+    }
+    for class in RegClass::ALL {
+        if let (Some(v), 0) = (first[class.index()], env.num_allocatable(class)) {
+            errs.push(err(
+                Site::MachineClass(class),
+                format!(
+                    "class {class} has no allocatable register (preferred and nonpreferred are both empty), but the function has {v}"
+                ),
+            ));
+        }
+    }
+}
+
+/// The machine rules: registers of the line's class, each listed once.
 pub fn validate_machine(env: &MachineEnv) -> Vec<ValidationError> {
     let mut errs = Vec::new();
     let mut seen = PRegSet::empty();
@@ -114,12 +143,6 @@ pub fn validate_machine(env: &MachineEnv) -> Vec<ValidationError> {
                 }
                 seen.insert(r);
             }
-        }
-        if env.num_allocatable(class) == 0 {
-            errs.push(err(
-                Site::MachineClass(class),
-                format!("class {class} has no allocatable register (preferred and nonpreferred are both empty)"),
-            ));
         }
     }
     errs

@@ -1,0 +1,293 @@
+//! `rafuzz-capture`: every allocation problem Cranelift poses when it
+//! compiles real programs, as rafuzz cases. Built by `scripts/capture.sh`
+//! against a copy of regalloc2 with a recording hook (`capture/tap/tap.rs`),
+//! which writes each call's function, machine and answer as a `.ra` case.
+//!
+//!     rafuzz-capture [--target T]... [--algorithm ion|fastalloc]... INPUT... OUTDIR
+//!
+//! Each input (`.wasm` or `.wat`) is precompiled with wasmtime's
+//! `Engine::precompile_module` (no runtime) for each target and algorithm, in
+//! a process of its own so that a compiler panic is caught and reported as a
+//! finding of its own. Cases go to `OUTDIR/<target>/<algorithm>/<module>-<call>.ra`
+//! (the call number counts regalloc2's calls in compilation order: the
+//! module's functions, then its trampolines). The summary names, per module,
+//! target and algorithm: functions, instructions, refused (regalloc2 gave
+//! up), unrepresentable (not a valid case of the format), how many of
+//! regalloc2's allocations each of rafuzz's oracles rejects (the symbolic
+//! checker; the interpreter on three paths) and the time taken.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The targets captured by default.
+const TARGETS: [&str; 3] = [
+    "x86_64-unknown-linux-gnu",
+    "aarch64-unknown-linux-gnu",
+    "riscv64gc-unknown-linux-gnu",
+];
+
+/// The Cranelift ISA flags each target is compiled with, chosen rather than
+/// inherited: riscv64gc's defaults leave out the vector extension, without
+/// which Cranelift 0.135.8 has no store for a wasm `v128`
+/// (`StoreOP::from_type` hits `unreachable!`).
+fn target_flags(target: &str) -> &'static [&'static str] {
+    if target.starts_with("riscv64") {
+        &["has_v"]
+    } else {
+        &[]
+    }
+}
+
+/// regalloc2's algorithms, by the names rafuzz gives them, with Cranelift's
+/// setting for each.
+const ALGORITHMS: [(&str, &str); 2] = [("ion", "backtracking"), ("fastalloc", "single_pass")];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--one") {
+        std::process::exit(one(&args[1..]));
+    }
+    let mut targets = Vec::new();
+    let mut algorithms = Vec::new();
+    let mut rest = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--target" => targets.push(it.next().unwrap_or_else(|| usage())),
+            "--algorithm" => algorithms.push(it.next().unwrap_or_else(|| usage())),
+            "-h" | "--help" => usage(),
+            _ => rest.push(a),
+        }
+    }
+    if rest.len() < 2 {
+        usage();
+    }
+    let out = PathBuf::from(rest.pop().unwrap());
+    if targets.is_empty() {
+        targets = TARGETS.iter().map(|t| t.to_string()).collect();
+    }
+    if algorithms.is_empty() {
+        algorithms = ALGORITHMS.iter().map(|a| a.0.to_string()).collect();
+    }
+    for a in &algorithms {
+        if !ALGORITHMS.iter().any(|(n, _)| n == a) {
+            eprintln!("no algorithm named `{a}` (ion, fastalloc)");
+            std::process::exit(2);
+        }
+    }
+    let me = std::env::current_exe().expect("the capture tool's own path");
+    println!(
+        "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>8} {:>7} {:>7}",
+        "module",
+        "target",
+        "algorithm",
+        "functions",
+        "instructions",
+        "refused",
+        "unrepresentable",
+        "checker",
+        "interp",
+        "seconds"
+    );
+    let mut status = 0;
+    for input in &rest {
+        let module = Path::new(input)
+            .file_stem()
+            .map_or("module".into(), |s| s.to_string_lossy().into_owned());
+        for t in &targets {
+            for a in &algorithms {
+                let dir = out.join(t).join(a);
+                std::fs::create_dir_all(&dir).expect("the output folder");
+                // What an earlier capture of this module left.
+                for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    if name.starts_with(&format!("{module}-"))
+                        || name.starts_with(&format!("{module}."))
+                    {
+                        let _ = std::fs::remove_file(e.path());
+                    }
+                }
+                let start = Instant::now();
+                let run = Command::new(&me)
+                    .args(["--one", input, t, a])
+                    .env("RAFUZZ_TAP_DIR", &dir)
+                    .env("RAFUZZ_TAP_PREFIX", &module)
+                    .output()
+                    .expect("the capture tool runs itself");
+                let secs = start.elapsed().as_secs_f64();
+                let s = summarize(&dir, &module);
+                println!(
+                    "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>8} {:>7} {:>7.1}",
+                    module,
+                    t,
+                    a,
+                    s.functions,
+                    s.insts,
+                    s.refused,
+                    s.unrepresentable,
+                    s.checker_rejects,
+                    s.interp_diverges,
+                    secs
+                );
+                for f in &s.rejected {
+                    println!("    REJECTED: {f}");
+                }
+                if !s.rejected.is_empty() {
+                    status = 1;
+                }
+                for (why, n) in &s.reasons {
+                    println!("    unrepresentable: {n} x {why}");
+                }
+                if !run.status.success() {
+                    status = 1;
+                    let err = String::from_utf8_lossy(&run.stderr);
+                    let line = err
+                        .lines()
+                        .find(|l| l.contains("panicked"))
+                        .or_else(|| err.lines().find(|l| !l.trim().is_empty()))
+                        .unwrap_or("");
+                    println!("    COMPILER FAILED ({}): {line}", run.status);
+                    let _ = std::fs::write(
+                        dir.join(format!("{module}.compiler-failure.txt")),
+                        err.as_bytes(),
+                    );
+                }
+            }
+        }
+    }
+    std::process::exit(status);
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: rafuzz-capture [--target TRIPLE]... [--algorithm ion|fastalloc]... INPUT... OUTDIR"
+    );
+    std::process::exit(2);
+}
+
+/// In a child process: compiles `input` for one target and algorithm while
+/// the tap records.
+fn one(args: &[String]) -> i32 {
+    let [input, target, algorithm] = args else {
+        usage();
+    };
+    let setting = ALGORITHMS
+        .iter()
+        .find(|(n, _)| n == algorithm)
+        .map(|(_, s)| *s)
+        .unwrap_or_else(|| usage());
+    let bytes = match std::fs::read(input) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{input}: {e}");
+            return 2;
+        }
+    };
+    let mut config = wasmtime::Config::new();
+    if let Err(e) = config.target(target) {
+        eprintln!("{target}: {e}");
+        return 2;
+    }
+    // SAFETY: documented Cranelift settings, with values they take.
+    unsafe {
+        config.cranelift_flag_set("regalloc_algorithm", setting);
+        for flag in target_flags(target) {
+            config.cranelift_flag_enable(flag);
+        }
+    }
+    let engine = match wasmtime::Engine::new(&config) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("{target}: {e}");
+            return 2;
+        }
+    };
+    match engine.precompile_module(&bytes) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("{input}: {e:?}");
+            1
+        }
+    }
+}
+
+/// What the tap wrote for one module, target and algorithm.
+#[derive(Default)]
+struct Summary {
+    functions: usize,
+    insts: usize,
+    refused: usize,
+    unrepresentable: usize,
+    /// regalloc2's allocations our checker rejects, and those the
+    /// interpreter sees read a wrong value.
+    checker_rejects: usize,
+    interp_diverges: usize,
+    /// The files of the rejected allocations, with the first complaint.
+    rejected: Vec<String>,
+    /// The first validation error of each unrepresentable case, less its
+    /// location, with how many cases it was first in.
+    reasons: Vec<(String, usize)>,
+}
+
+fn summarize(dir: &Path, module: &str) -> Summary {
+    let mut s = Summary::default();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| {
+        p.extension().is_some_and(|x| x == "ra")
+            && p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(module))
+    });
+    files.sort();
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        s.functions += 1;
+        // Instruction lines of the function section (the allocation
+        // section's are indented less).
+        s.insts += text.lines().filter(|l| l.starts_with("    inst")).count();
+        if text.contains("# regalloc2 error:") {
+            s.refused += 1;
+        }
+        let parsed = allocator::ir::text::parse_and_validate(text.as_bytes());
+        if let Ok((case, _)) = &parsed {
+            if let Some(out) = &case.output {
+                let errs = checker::check(&case.func, &case.machine, out);
+                let diverged = (0..3)
+                    .find_map(|seed| checker::interp::run(&case.func, out, seed, 5_000).err());
+                s.checker_rejects += usize::from(!errs.is_empty());
+                s.interp_diverges += usize::from(diverged.is_some());
+                if let Some(e) = errs.first() {
+                    s.rejected.push(format!("{}: checker: {e}", p.display()));
+                } else if let Some(d) = diverged {
+                    s.rejected
+                        .push(format!("{}: interpreter: {d}", p.display()));
+                }
+            }
+        }
+        if let Err(errs) = parsed {
+            s.unrepresentable += 1;
+            let msg = errs[0].to_string();
+            let why = msg
+                .split_once(": ")
+                .map_or(msg.as_str(), |m| m.1)
+                .to_string();
+            // Numbers blanked, so that one rule is one line.
+            let mut why: String = why
+                .chars()
+                .map(|c| if c.is_ascii_digit() { '#' } else { c })
+                .collect();
+            while why.contains("##") {
+                why = why.replace("##", "#");
+            }
+            match s.reasons.iter_mut().find(|r| r.0 == why) {
+                Some(r) => r.1 += 1,
+                None => s.reasons.push((why, 1)),
+            }
+        }
+    }
+    s.reasons.sort_by(|a, b| b.1.cmp(&a.1));
+    s.reasons.truncate(8);
+    s
+}
