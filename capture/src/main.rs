@@ -5,8 +5,11 @@
 //!
 //!     rafuzz-capture [--target T]... [--algorithm ion|fastalloc]... INPUT... OUTDIR
 //!
+//! INPUT: `.wasm`, `.wat` or `.clif`.
+//!
 //! Each input (`.wasm` or `.wat`) is precompiled with wasmtime's
-//! `Engine::precompile_module` (no runtime) for each target and algorithm, in
+//! `Engine::precompile_module` (no runtime), and each `.clif` file's
+//! functions compiled with Cranelift itself, for each target and algorithm, in
 //! a process of its own so that a compiler panic is caught and reported as a
 //! finding of its own. Cases go to `OUTDIR/<target>/<algorithm>/<module>-<call>.ra`
 //! (the call number counts regalloc2's calls in compilation order: the
@@ -177,6 +180,9 @@ fn one(args: &[String]) -> i32 {
         .find(|(n, _)| n == algorithm)
         .map(|(_, s)| *s)
         .unwrap_or_else(|| usage());
+    if input.ends_with(".clif") {
+        return clif(input, target, setting);
+    }
     let bytes = match std::fs::read(input) {
         Ok(b) => b,
         Err(e) => {
@@ -210,6 +216,62 @@ fn one(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// Compiles every function of the `.clif` file `input` with Cranelift for
+/// `target` (x86-64 with `has_cmpxchg16b`, for 128-bit atomics), the
+/// regalloc algorithm `setting`, while the tap records.
+fn clif(input: &str, target: &str, setting: &str) -> i32 {
+    use cranelift_codegen::settings::{self, Configurable};
+    let text = match std::fs::read_to_string(input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{input}: {e}");
+            return 2;
+        }
+    };
+    let funcs = match cranelift_reader::parse_functions(&text) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{input}: {e}");
+            return 2;
+        }
+    };
+    let mut shared = settings::builder();
+    shared
+        .set("regalloc_algorithm", setting)
+        .expect("a Cranelift setting");
+    let arch = target.split('-').next().unwrap_or(target);
+    let mut isa = match cranelift_codegen::isa::lookup_by_name(arch) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{target}: {e}");
+            return 2;
+        }
+    };
+    for flag in target_flags(target).iter().chain(if arch == "x86_64" {
+        &["has_cmpxchg16b"][..]
+    } else {
+        &[][..]
+    }) {
+        isa.enable(flag).expect("an ISA flag of the target");
+    }
+    let isa = match isa.finish(settings::Flags::new(shared)) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{target}: {e}");
+            return 2;
+        }
+    };
+    for f in funcs {
+        let name = f.name.to_string();
+        let mut ctx = cranelift_codegen::Context::for_function(f);
+        if let Err(e) = ctx.compile(&*isa, &mut Default::default()) {
+            eprintln!("{input}: {name}: {e:?}");
+            return 1;
+        }
+    }
+    0
 }
 
 /// What the tap wrote for one module, target and algorithm.

@@ -373,3 +373,47 @@ fn each_exclusion_has_a_case_just_outside_it_that_runs_and_passes() {
         }
     }
 }
+
+/// The known bug `repeated-late-fixed-use` is reachable from Cranelift
+/// 0.135.8: `atomic_rmw.i128 xchg` with `iconcat v1, v1` on x86-64
+/// (`tests/real/x64-i128-xchg-iconcat-same.clif`) asks for one vreg in
+/// rbx and rcx at the late point. The allocation ion gave Cranelift, as the
+/// capture tool recorded it, is rejected by both oracles; our adapter hands
+/// ion the same function and gets the same wrong answer under
+/// `--no-suppress`, suppresses it by default, and our allocators get it
+/// right.
+#[test]
+fn the_repeated_late_fixed_use_bug_is_reachable_from_cranelift() {
+    let path = allocator::fixtures::repo_root()
+        .join("tests/regressions/regalloc2/real/x64-i128-xchg-same-halves.ra");
+    let case = allocator::fixtures::read_case(&path);
+    let recorded = case.output.clone().expect("ion's allocation, recorded");
+    assert!(!checker::check(&case.func, &case.machine, &recorded).is_empty());
+    assert!((0..3).any(|s| checker::interp::run(&case.func, &recorded, s, 1_000).is_err()));
+    assert_eq!(
+        exclusions::check(ra2::ION.algorithm(), &case.func, &case.machine),
+        Some(Exclusion::RepeatedLateFixedUse)
+    );
+    let ours = ra2::ION
+        .run_suppressing(&case.func, &case.machine, false)
+        .unwrap();
+    assert_eq!(
+        ours.edits, recorded.edits,
+        "the adapter asks ion what Cranelift asks"
+    );
+    assert!(matches!(
+        ra2::ION.run(&case.func, &case.machine),
+        Err(AllocError::Suppressed(_))
+    ));
+    let ls = allocator::linear_scan::LinearScan
+        .run(&case.func, &case.machine)
+        .unwrap();
+    judge(
+        "linear_scan",
+        &case,
+        &ls,
+        Oracles::Both,
+        &Context::default(),
+    )
+    .unwrap();
+}
