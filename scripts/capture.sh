@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Captures every allocation problem Cranelift poses on real programs, as rafuzz cases:
-#   scripts/capture.sh [--target TRIPLE]... [--algorithm ion|fastalloc]... INPUT... OUTDIR
+#   scripts/capture.sh [--target TRIPLE]... [--algorithm ion|fastalloc]... [--regalloc2-checker] INPUT... OUTDIR
 # INPUT: .wasm or .wat modules (scripts/real-programs.sh fetches a pinned set). Writes
 # OUTDIR/<target>/<algorithm>/<module>-<call>.ra and prints a summary per module, target
 # and algorithm (functions, instructions, refused, unrepresentable, seconds); exit 1 when

@@ -5,7 +5,10 @@
 //!
 //!     rafuzz-capture [--target T]... [--algorithm ion|fastalloc]... INPUT... OUTDIR
 //!
-//! INPUT: `.wasm`, `.wat` or `.clif`.
+//! INPUT: `.wasm`, `.wat` or `.clif`. `--regalloc2-checker` turns on
+//! Cranelift's `regalloc_checker` setting, so that regalloc2's own checker
+//! judges each allocation too (a rejection fails the compilation), to set
+//! its verdicts beside ours.
 //!
 //! Each input (`.wasm` or `.wat`) is precompiled with wasmtime's
 //! `Engine::precompile_module` (no runtime), and each `.clif` file's
@@ -59,6 +62,9 @@ fn main() {
         match a.as_str() {
             "--target" => targets.push(it.next().unwrap_or_else(|| usage())),
             "--algorithm" => algorithms.push(it.next().unwrap_or_else(|| usage())),
+            // Cranelift's own `regalloc_checker` setting: regalloc2's checker
+            // runs on each allocation, and a rejection fails the compilation.
+            "--regalloc2-checker" => std::env::set_var("RAFUZZ_CAPTURE_RA2_CHECKER", "1"),
             "-h" | "--help" => usage(),
             _ => rest.push(a),
         }
@@ -164,7 +170,7 @@ fn main() {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: rafuzz-capture [--target TRIPLE]... [--algorithm ion|fastalloc]... INPUT... OUTDIR"
+        "usage: rafuzz-capture [--target TRIPLE]... [--algorithm ion|fastalloc]... [--regalloc2-checker] INPUT... OUTDIR"
     );
     std::process::exit(2);
 }
@@ -198,6 +204,9 @@ fn one(args: &[String]) -> i32 {
     // SAFETY: documented Cranelift settings, with values they take.
     unsafe {
         config.cranelift_flag_set("regalloc_algorithm", setting);
+        if regalloc2_checker() {
+            config.cranelift_flag_enable("regalloc_checker");
+        }
         for flag in target_flags(target) {
             config.cranelift_flag_enable(flag);
         }
@@ -241,6 +250,11 @@ fn clif(input: &str, target: &str, setting: &str) -> i32 {
     shared
         .set("regalloc_algorithm", setting)
         .expect("a Cranelift setting");
+    if regalloc2_checker() {
+        shared
+            .enable("regalloc_checker")
+            .expect("a Cranelift setting");
+    }
     let arch = target.split('-').next().unwrap_or(target);
     let mut isa = match cranelift_codegen::isa::lookup_by_name(arch) {
         Ok(b) => b,
@@ -272,6 +286,12 @@ fn clif(input: &str, target: &str, setting: &str) -> i32 {
         }
     }
     0
+}
+
+/// Whether `--regalloc2-checker` was given (the parent passes it on to
+/// its children through the environment).
+fn regalloc2_checker() -> bool {
+    std::env::var_os("RAFUZZ_CAPTURE_RA2_CHECKER").is_some()
 }
 
 /// What the tap wrote for one module, target and algorithm.
