@@ -11,6 +11,19 @@ use crate::harness::slow::SlowRule;
 use clap::Parser;
 use std::io::Write as _;
 
+/// The launcher of worker processes running `targets` with the campaign's
+/// `settings`, or exit 2 when the `rafuzz` program cannot be found.
+fn worker_launcher(
+    targets: &[&str],
+    settings: &[String],
+    limits: crate::engine::process::Limits,
+) -> Launcher {
+    Launcher::rafuzz(targets, settings, limits).unwrap_or_else(|e| {
+        eprintln!("cannot find the rafuzz program for worker processes: {e}");
+        std::process::exit(2);
+    })
+}
+
 /// Registers `--allocator cmd:...`, if given; exits 2 when it is malformed.
 fn register_outside_program(spec: Option<&str>, cmd_timeout: u64) {
     if let Some(spec) = spec {
@@ -173,13 +186,7 @@ fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
             settings.extend(["--cmd-timeout".to_string(), cmd_timeout.to_string()]);
         }
         settings.extend(narrowing.args());
-        match Launcher::rafuzz(&names, &settings, limits) {
-            Ok(l) => Some(l),
-            Err(e) => {
-                eprintln!("cannot find the rafuzz program for worker processes: {e}");
-                std::process::exit(2);
-            }
-        }
+        Some(worker_launcher(&names, &settings, limits))
     };
     let opts = crate::engine::Options {
         isolation,
@@ -229,16 +236,9 @@ fn reduce_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
     use crate::tools::reduce::predicate::ReduceBy;
     let narrowing = narrow.parse();
     let limits = limits.limits();
-    let isolation = match &target {
-        Some(t) => match Launcher::rafuzz(&[t], &narrowing.args(), limits) {
-            Ok(l) => Some(l),
-            Err(e) => {
-                eprintln!("cannot find the rafuzz program for worker processes: {e}");
-                std::process::exit(2);
-            }
-        },
-        None => None,
-    };
+    let isolation = target
+        .as_deref()
+        .map(|t| worker_launcher(&[t], &narrowing.args(), limits));
     let by = match (target, allocator, predicate, slow) {
         (_, _, _, Some(a)) => ReduceBy::Slow(a),
         (Some(t), _, _, _) => ReduceBy::Target(t),
