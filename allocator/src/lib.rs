@@ -20,6 +20,7 @@ pub mod interface;
 pub mod ir;
 pub mod linear_scan;
 pub mod move_sets;
+pub mod own_def_args;
 pub mod moves;
 pub mod redundant;
 pub mod spill_everywhere;

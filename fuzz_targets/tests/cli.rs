@@ -232,7 +232,7 @@ fn reduce_by_target_writes_a_small_case_that_still_fails() {
         out.contains("failure: linear_scan+swap_reuse: checker [constraint]"),
         "{out}"
     );
-    assert!(out.contains("before:  336 insts"), "{out}");
+    assert!(out.contains("before:  338 insts"), "{out}");
     assert!(
         out.contains(&format!("replay:  rafuzz run fault_swap_reuse {out_path}")),
         "{out}"

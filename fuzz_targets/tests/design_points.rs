@@ -165,6 +165,7 @@ fn passive_splitting_pays_and_covers_the_read_of_a_two_address_value() {
 #[test]
 fn backtracking_takes_every_regalloc2_regression() {
     let expected = [
+        ("branch-def-arg-elsewhere", 0),
         ("branch-def-in-fastalloc", 0),
         ("branch-operands-into-join", 0),
         ("fastalloc-no-free-register", 0),

@@ -44,6 +44,13 @@ pub struct Config {
     /// With `branch_defs`: a branch def may ask for a register (`reg`,
     /// `limit`); otherwise it is `fixed`, `stack` or `any`.
     pub branch_defs_in_registers: bool,
+    /// With `branch_defs`: a branch may pass a value it defines to a
+    /// successor as a block argument (Cranelift's `try_call` results).
+    pub branch_def_args: bool,
+    /// With `branch_def_args`: a value passed so that is not a `fixed` def
+    /// may also be read elsewhere (by later operands, or as a second
+    /// argument); otherwise it feeds exactly one parameter.
+    pub branch_def_args_shared: bool,
     /// `stack` constraints on defs (with `constraints.stack`).
     pub stack_defs: bool,
     /// Float and vector values besides int ones.
@@ -79,7 +86,7 @@ pub type Feature = (&'static str, fn(&mut Config));
 /// Every feature that can be left out (`any`, `loops` and `pressure`
 /// cannot be): the names `--without` takes, and the switches swarm
 /// generation draws.
-pub static FEATURES: [Feature; 18] = [
+pub static FEATURES: [Feature; 19] = [
     ("reg", |c| c.constraints.reg = false),
     ("stack", |c| c.constraints.stack = false),
     ("fixed", |c| c.constraints.fixed = false),
@@ -93,6 +100,7 @@ pub static FEATURES: [Feature; 18] = [
     ("calls", |c| c.calls = false),
     ("block-params", |c| c.max_block_params = 0),
     ("branch-operands", |c| c.branch_operands = false),
+    ("branch-def-args", |c| c.branch_def_args = false),
     ("repeated-uses", |c| c.repeated_uses.allowed = false),
     ("unlisted-fixed", |c| c.machine.fixed_unlisted = false),
     ("classes", |c| c.multiple_classes = false),
@@ -171,6 +179,8 @@ impl Default for Config {
             branch_operands_into_joins: true,
             branch_defs: true,
             branch_defs_in_registers: true,
+            branch_def_args: true,
+            branch_def_args_shared: true,
             stack_defs: true,
             multiple_classes: true,
             repeated_uses: RepeatedUses {

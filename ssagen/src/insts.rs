@@ -641,8 +641,8 @@ impl Gen<'_, '_, '_> {
     /// The block's branch or return; `into_join` says whether a successor
     /// is a join.
     fn terminator(&mut self, succs: &[Block], into_join: bool) {
-        // Branch arguments come first: they are read before the branch, and
-        // a missing value is defined just before it.
+        // Branch arguments come first: a missing value is defined just
+        // before the branch (a branch def may then take an argument's place).
         self.args.clear();
         for &s in succs {
             for k in self.pclass_start[s.index()]..self.pclass_start[s.index() + 1] {
@@ -657,6 +657,8 @@ impl Gen<'_, '_, '_> {
         let mut pr = PointRegs::default();
         self.uses.clear();
         self.defs.clear();
+        // A branch def passed as an argument that nothing else may read.
+        let mut hidden = None;
         if self.cfg.branch_operands && (self.cfg.branch_operands_into_joins || !into_join) {
             let n = self.c.int(0, if succs.is_empty() { 3 } else { 2 });
             self.draw_uses(&mut pr, n, succs.is_empty());
@@ -683,6 +685,21 @@ impl Gen<'_, '_, '_> {
                     }
                     let v = self.new_vreg(class);
                     self.defs.push((Operand::def(v, constraint), None));
+                    // Each successor has no other predecessor: it may
+                    // take the value the branch writes as an argument.
+                    if self.cfg.branch_def_args {
+                        let once = !self.cfg.branch_def_args_shared
+                            && !matches!(constraint, OperandConstraint::FixedReg(_));
+                        for k in 0..self.args.len() {
+                            if self.args[k].class() == class && self.c.chance(1, 2) {
+                                self.args[k] = v;
+                                if once {
+                                    hidden = Some(v);
+                                    break;
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -692,6 +709,9 @@ impl Gen<'_, '_, '_> {
             Opcode::Branch
         };
         self.emit(opcode, false, false, succs);
+        if let Some(v) = hidden {
+            self.avail[v.class().index()].retain(|&a| a != v);
+        }
     }
 
     /// `op def:vN:any`, defining a fresh value of `class`.

@@ -31,6 +31,8 @@ pub struct CaseFeatures {
     pub calls: bool,
     /// A branch or return with operands.
     pub branch_operands: bool,
+    /// A branch passing a value it defines as a block argument.
+    pub branch_def_args: bool,
     /// Values of more than one class.
     pub classes: bool,
     /// An instruction using one vreg twice or more.
@@ -77,6 +79,12 @@ impl CaseFeatures {
             x.calls |= f.inst_clobbers(i).len() >= 4;
             let ops = f.inst_operands(i);
             x.branch_operands |= f.opcode(i).is_terminator() && !ops.is_empty();
+            x.branch_def_args |= (0..f.num_targets(i)).any(|t| {
+                f.target(i, t)
+                    .1
+                    .iter()
+                    .any(|&a| ops.iter().any(|op| op.is_def() && op.vreg() == a))
+            });
             x.repeated_uses |= ops.iter().enumerate().any(|(k, a)| {
                 a.is_use() && ops[..k].iter().any(|b| b.is_use() && b.vreg() == a.vreg())
             });
@@ -169,6 +177,7 @@ impl CaseFeatures {
             ("calls", self.calls),
             ("block-params", self.block_params),
             ("branch-operands", self.branch_operands),
+            ("branch-def-args", self.branch_def_args),
             ("repeated-uses", self.repeated_uses),
             ("unlisted-fixed", self.unlisted_fixed),
             ("classes", self.classes),
@@ -182,7 +191,7 @@ impl CaseFeatures {
 }
 
 /// How many features [`CaseFeatures::named`] lists.
-pub const FEATURES: usize = 21;
+pub const FEATURES: usize = 22;
 
 /// Sums of [`CaseFeatures`] over many cases.
 #[derive(Clone, Debug, Default)]

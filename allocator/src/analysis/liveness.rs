@@ -2,8 +2,9 @@
 //! for functions of ordinary size, over chunked sparse bit sets beyond.
 //!
 //! Model: a block parameter is defined at the top of its block; a branch
-//! argument is a use at the end of the predecessor (read before the branch
-//! writes its own defs); within an instruction uses are read before defs
+//! argument is a use at the end of the predecessor, after the branch (it may
+//! be a value the branch defines, which is then not live into the block);
+//! within an instruction uses are read before defs
 //! are written (SSA forbids an instruction to use what it defines, so the
 //! order only matters for invalid input).
 

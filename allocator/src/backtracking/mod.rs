@@ -65,6 +65,8 @@ impl Backtracking {
         env: &MachineEnv,
     ) -> Result<(Output, BacktrackingStats), AllocError> {
         crate::fixed_clobbered::check(f)?;
+        let folded = crate::own_def_args::fold(f);
+        let f = folded.as_ref().unwrap_or(f);
         let masks = requirement::Masks::new(env);
         let live = liveness::compute(f, &cfg::postorder(f));
         let depth = loops::loop_depths(f);

@@ -95,6 +95,8 @@ impl Coloring {
         passive_splitting: bool,
     ) -> Result<(Output, ColoringStats), AllocError> {
         crate::fixed_clobbered::check(f)?;
+        let folded = crate::own_def_args::fold(f);
+        let f = folded.as_ref().unwrap_or(f);
         let facts = facts::Facts::new(f);
         let points = passive_splitting.then(|| points::Points::new(f, &facts));
         let mut stats = ColoringStats::default();

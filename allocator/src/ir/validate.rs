@@ -4,8 +4,9 @@
 //!
 //! Rules beyond the letter of the specification, chosen as a compiler
 //! engineer would expect and documented in `docs/format.md`:
-//! - a branch argument is read before the branch writes its defs, so it may
-//!   not be a value the branch itself defines;
+//! - a branch argument may be a value the branch itself defines only when
+//!   the target has no other predecessor (the edge's moves then run at the
+//!   top of the target, after the branch has written it);
 //! - no def, early or late, is fixed to a register its instruction clobbers
 //!   (an early def would be destroyed at the late point before any move could
 //!   save it);
@@ -380,11 +381,11 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
         }
     }
     let dom = DomTree::new(f);
-    // A use at instruction `ui`; a branch argument counts as read at its
-    // branch, before the branch's own defs.
+    // A use at instruction `ui`; a branch argument (`arg` names its
+    // target) is read at the end of its edge.
     let mut check_use = |v: VReg,
                          ui: Inst,
-                         arg: bool,
+                         arg: Option<Block>,
                          at: Site,
                          errs: &mut Vec<ValidationError>| {
         mention(&mut mentioned, v);
@@ -414,14 +415,16 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
             DefSite::None => unreachable!(),
             DefSite::Param(db, _) => dom.dominates(db, ub),
             DefSite::Op(di, _) if di == ui => {
-                errs.push(err(
-                    at,
-                    if arg {
-                        format!("branch argument {v} is defined by the branch itself (arguments are read before the branch writes its defs)")
-                    } else {
-                        format!("{v} is used by {ui}, which defines it")
-                    },
-                ));
+                let msg = match arg {
+                    None => format!("{v} is used by {ui}, which defines it"),
+                    Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
+                        "branch argument {v} is defined by the branch itself, but {t} has \
+                         other predecessors (the edge's moves could run neither before \
+                         the branch nor at the top of {t})"
+                    ),
+                    Some(_) => return,
+                };
+                errs.push(err(at, msg));
                 return;
             }
             DefSite::Op(di, _) => {
@@ -446,12 +449,13 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     for i in f.insts() {
         for (k, op) in f.inst_operands(i).iter().enumerate() {
             if op.is_use() {
-                check_use(op.vreg(), i, false, Site::Operand(i, k), errs);
+                check_use(op.vreg(), i, None, Site::Operand(i, k), errs);
             }
         }
         for t in 0..f.num_targets(i) {
-            for (k, &a) in f.target(i, t).1.iter().enumerate() {
-                check_use(a, i, true, Site::BranchArg(i, t, k), errs);
+            let (to, args) = f.target(i, t);
+            for (k, &a) in args.iter().enumerate() {
+                check_use(a, i, Some(to), Site::BranchArg(i, t, k), errs);
             }
         }
     }

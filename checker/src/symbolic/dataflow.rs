@@ -13,7 +13,7 @@ use allocator::analysis::liveness;
 use allocator::counting_sort::counting_sort;
 use allocator::ir::validate::Site;
 use allocator::{
-    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandPos, Output, PReg,
+    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint, OperandPos, Output, PReg,
     ProgPoint,
 };
 
@@ -468,6 +468,9 @@ impl Checker {
                         self.check_use(c, i, k, *op, allocs[k], errs);
                     }
                 }
+                if pos == OperandPos::Early {
+                    self.check_reuse_sharing(c, i, ops, allocs, errs);
+                }
                 if pos == OperandPos::Late {
                     for r in f.inst_clobbers(i) {
                         self.clear_loc(r.index() as u32);
@@ -510,6 +513,54 @@ impl Checker {
         }
         if O::ON {
             obs.wrote(TracePoint::Edit(e), to, &self.set_of(to));
+        }
+    }
+
+    /// A reuse def writes its input's location: an early input of another
+    /// vreg may share that location only when it holds the same value,
+    /// that is when the location holds both vregs (`a = a + b` where `b` is
+    /// a copy of `a`, or a block parameter bound to `a`). Run after the
+    /// early uses, before any def.
+    fn check_reuse_sharing(
+        &self,
+        c: &Ctx,
+        i: Inst,
+        ops: &[Operand],
+        allocs: &[Allocation],
+        errs: &mut Vec<CheckError>,
+    ) {
+        for (kd, d) in ops.iter().enumerate() {
+            let OperandConstraint::Reuse(t) = d.constraint() else {
+                continue;
+            };
+            let (Some(input), Some(l)) = (ops.get(t), c.key(allocs[kd])) else {
+                continue;
+            };
+            for (ku, u) in ops.iter().enumerate() {
+                if !u.is_use()
+                    || u.is_nonalloc()
+                    || u.pos() != OperandPos::Early
+                    || u.vreg() == input.vreg()
+                    || allocs[ku] != allocs[kd]
+                    || (self.holds(l, u.vreg().index() as u32)
+                        && self.holds(l, input.vreg().index() as u32))
+                {
+                    continue;
+                }
+                let ((k1, o1), (k2, o2)) = if kd < ku {
+                    ((kd, d), (ku, u))
+                } else {
+                    ((ku, u), (kd, d))
+                };
+                errs.push(CheckError {
+                    kind: ErrorKind::Interference,
+                    site: Site::Alloc(i, k2),
+                    message: format!(
+                        "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {}, but one is written while the other still needs its value",
+                        allocs[kd]
+                    ),
+                });
+            }
         }
     }
 

@@ -201,9 +201,8 @@ pub(super) fn structural(
             }
         }
         // Interference: a def may not share its location with an operand of
-        // another vreg that occupies a common point; a reuse def may share
-        // only with the input it reuses, and with no other input of another
-        // vreg. Two uses may share (the dataflow check proves the values).
+        // another vreg that occupies a common point. Two uses may share (the
+        // dataflow check proves the values).
         let span = |op: Operand| match (op.is_def(), op.pos()) {
             (false, OperandPos::Early) => (true, false),
             (true, OperandPos::Late) => (false, true),
@@ -230,15 +229,10 @@ pub(super) fn structural(
                     continue;
                 }
                 let (s1, s2) = (span(o1), span(o2));
-                let overlap = (s1.0 && s2.0) || (s1.1 && s2.1);
-                // A reuse def may share with another read of the very value
-                // it reuses (`a = a + a`), not with an input of another vreg.
-                let reuse_vs_input = |d: Operand, u: Operand| match d.constraint() {
-                    OperandConstraint::Reuse(t) => u.is_use() && ops[t].vreg() != u.vreg(),
-                    _ => false,
-                };
-                let reuse_vs_input = reuse_vs_input(o1, o2) || reuse_vs_input(o2, o1);
-                if overlap || reuse_vs_input {
+                // A reuse def beside an early input of another vreg is
+                // judged by the dataflow, which knows whether the two
+                // inputs hold one value (`Checker::check_reuse_sharing`).
+                if (s1.0 && s2.0) || (s1.1 && s2.1) {
                     err(
                         ErrorKind::Interference,
                         Site::Alloc(i, k2),

@@ -93,6 +93,12 @@ pub enum Exclusion {
     /// it just defined in the slot when the value is later used from a
     /// register (its own fuzzer never generates `stack`).
     StackDefInFastalloc,
+    /// Known bug: an `any` or `stack` def of a branch passed as a block
+    /// argument and read elsewhere too (by an operand, or as another
+    /// argument); fastalloc writes the def to the value's own slot while
+    /// the parameter is read from the parameter's slot, which nothing
+    /// wrote (Cranelift's `try_call` results feed one parameter each).
+    BranchDefArgElsewhere,
     /// `reuse(k)` with k above 31 (regalloc2 packs k in five bits).
     ReuseIndexTooLarge,
     /// `reuse(k)` of a use that is not `reg`: regalloc2 documents that the
@@ -111,7 +117,7 @@ pub enum Exclusion {
 }
 
 impl Exclusion {
-    pub const ALL: [Exclusion; 11] = [
+    pub const ALL: [Exclusion; 12] = [
         Exclusion::BranchOperandsIntoJoin,
         Exclusion::RepeatedStackUse,
         Exclusion::RepeatedLimitUse,
@@ -120,6 +126,7 @@ impl Exclusion {
         Exclusion::LimitInFastalloc,
         Exclusion::BranchDefInFastalloc,
         Exclusion::StackDefInFastalloc,
+        Exclusion::BranchDefArgElsewhere,
         Exclusion::ReuseIndexTooLarge,
         Exclusion::ReuseOfNonRegUse,
         Exclusion::FixedUnlisted,
@@ -136,6 +143,7 @@ impl Exclusion {
             Exclusion::LimitInFastalloc => "limit-in-fastalloc",
             Exclusion::BranchDefInFastalloc => "branch-def-in-fastalloc",
             Exclusion::StackDefInFastalloc => "stack-def-in-fastalloc",
+            Exclusion::BranchDefArgElsewhere => "branch-def-arg-elsewhere",
             Exclusion::ReuseIndexTooLarge => "reuse-index-too-large",
             Exclusion::ReuseOfNonRegUse => "reuse-of-non-reg-use",
             Exclusion::FixedUnlisted => "fixed-unlisted",
@@ -147,7 +155,8 @@ impl Exclusion {
         match self {
             Exclusion::RepeatedLimitUse
             | Exclusion::RepeatedLateFixedUse
-            | Exclusion::StackDefInFastalloc => Kind::KnownBug,
+            | Exclusion::StackDefInFastalloc
+            | Exclusion::BranchDefArgElsewhere => Kind::KnownBug,
             _ => Kind::Limitation,
         }
     }
@@ -192,7 +201,8 @@ impl Exclusion {
             }
             Exclusion::RepeatedLimitUse
             | Exclusion::RepeatedLateFixedUse
-            | Exclusion::StackDefInFastalloc => "docs/regalloc2.md, \"Known bugs\"",
+            | Exclusion::StackDefInFastalloc
+            | Exclusion::BranchDefArgElsewhere => "docs/regalloc2.md, \"Known bugs\"",
         }
     }
 
@@ -211,7 +221,8 @@ impl Exclusion {
             }
             Exclusion::LimitInFastalloc
             | Exclusion::BranchDefInFastalloc
-            | Exclusion::StackDefInFastalloc => {
+            | Exclusion::StackDefInFastalloc
+            | Exclusion::BranchDefArgElsewhere => {
                 matches!(algorithm, Algorithm::Fastalloc)
             }
         }
@@ -279,6 +290,7 @@ impl Exclusion {
                     .iter()
                     .any(|o| o.is_def() && o.constraint() == OperandConstraint::Stack)
             }),
+            Exclusion::BranchDefArgElsewhere => branch_def_arg_elsewhere(func),
             Exclusion::ReuseIndexTooLarge => func.insts().any(|i| {
                 func.inst_operands(i)
                     .iter()
@@ -317,6 +329,33 @@ fn repeated_use(func: &Function, special: impl Fn(&[Operand], Operand) -> bool) 
                         && !b.is_nonalloc()
                         && (special(ops, *a) || special(ops, *b))
                 })
+        })
+    })
+}
+
+/// Whether a branch passes an `any` or `stack` def of its own as a block
+/// argument while the value is read elsewhere too: by an operand, or as a
+/// second argument.
+fn branch_def_arg_elsewhere(func: &Function) -> bool {
+    let mut reads = vec![0u32; func.num_vregs()];
+    for i in func.insts() {
+        for o in func.inst_operands(i) {
+            if o.is_use() && !o.is_nonalloc() {
+                reads[o.vreg().index()] += 1;
+            }
+        }
+        for t in 0..func.num_targets(i) {
+            for v in func.target(i, t).1 {
+                reads[v.index()] += 1;
+            }
+        }
+    }
+    func.insts().filter(|&i| func.is_branch(i)).any(|i| {
+        func.inst_operands(i).iter().any(|o| {
+            o.is_def()
+                && matches!(o.constraint(), OperandConstraint::Any | OperandConstraint::Stack)
+                && reads[o.vreg().index()] >= 2
+                && (0..func.num_targets(i)).any(|t| func.target(i, t).1.contains(&o.vreg()))
         })
     })
 }

@@ -52,6 +52,7 @@ pub fn fastalloc() -> Config {
     let mut c = regalloc2();
     c.constraints.limit = false;
     c.branch_defs_in_registers = false;
+    c.branch_def_args_shared = false;
     c.stack_defs = false;
     c.repeated_uses.stack = true;
     c
@@ -65,5 +66,6 @@ pub fn with_known_bugs(mut c: Config) -> Config {
     c.repeated_uses.limit = true;
     c.repeated_uses.late_fixed = true;
     c.stack_defs = true;
+    c.branch_def_args_shared = true;
     c
 }

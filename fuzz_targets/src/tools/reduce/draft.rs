@@ -342,6 +342,10 @@ impl Draft {
                 }
                 None
             };
+            let sole_pred: Vec<bool> = func
+                .blocks()
+                .map(|x| x != func.entry_block() && func.block_preds(x).len() == 1)
+                .collect();
             let mut dead_params: Vec<(usize, usize)> = Vec::new();
             for b in 0..self.blocks.len() {
                 for k in 0..self.blocks[b].insts.len() {
@@ -361,7 +365,11 @@ impl Draft {
                     }
                     for (t, args) in &mut inst.targets {
                         for (a, arg) in args.iter_mut().enumerate() {
-                            if available(*arg, b, k) {
+                            // The branch's own def may be passed to a
+                            // target it alone branches to.
+                            let own = def_at.get(arg.index()) == Some(&Some((b, k + 1)))
+                                && sole_pred[*t];
+                            if own || available(*arg, b, k) {
                                 continue;
                             }
                             match substitute(arg.class(), b, k) {
