@@ -15,6 +15,7 @@ pub mod coloring;
 pub mod counting_sort;
 pub mod fixed_clobbered;
 pub mod fixtures;
+pub mod framing;
 pub mod inst_regs;
 pub mod interface;
 pub mod ir;
@@ -23,6 +24,7 @@ pub mod move_sets;
 pub mod own_def_args;
 pub mod moves;
 pub mod redundant;
+pub mod slot_layout;
 pub mod spill_everywhere;
 
 pub use interface::{AllocError, Allocator};
@@ -31,6 +33,6 @@ pub use ir::function::{Function, FunctionBuilder, InstRange, Opcode};
 pub use ir::index::{
     Block, Inst, InstPosition, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg,
 };
-pub use ir::machine::{MachineEnv, PRegRole};
+pub use ir::machine::{MachineEnv, PRegRole, SlotGeometry};
 pub use ir::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
 pub use ir::output::{Allocation, Move, Output, Stats};

@@ -35,10 +35,7 @@ impl Allocator for SpillEverywhere {
     }
 
     fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
-        crate::fixed_clobbered::check(f)?;
-        let folded = crate::own_def_args::fold(f);
-        let f = folded.as_ref().unwrap_or(f);
-        Run::new(f, env).run()
+        crate::framing::around(f, env, |f| Ok((Run::new(f, env).run()?, ()))).map(|(out, ())| out)
     }
 }
 

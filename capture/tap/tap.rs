@@ -124,26 +124,6 @@ fn case_text<F: Function>(
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# regalloc2 tap: algorithm {:?}", options.algorithm);
-    // A class the machine has no register in may have no spill slot size
-    // either (Cranelift's x64 backend panics when asked for one).
-    for c in [RegClass::Int, RegClass::Float, RegClass::Vector] {
-        let ci = c as usize;
-        if env.preferred_regs_by_class[ci] != PRegSet::empty()
-            || env.non_preferred_regs_by_class[ci] != PRegSet::empty()
-        {
-            let _ = writeln!(
-                s,
-                "# spillslot_size {} {}",
-                class_char(c),
-                func.spillslot_size(c)
-            );
-        }
-    }
-    let _ = writeln!(
-        s,
-        "# multi_spillslot_named_by_last_slot {}",
-        func.multi_spillslot_named_by_last_slot()
-    );
     let _ = writeln!(
         s,
         "# allow_multiple_vreg_defs {}",
@@ -177,7 +157,20 @@ fn case_text<F: Function>(
         if !fixed.is_empty() {
             let _ = write!(s, " fixed_stack {}", fixed.join(" "));
         }
+        // A class the machine has no register in may have no spill slot
+        // size either (Cranelift's x64 backend panics when asked for one).
+        if env.preferred_regs_by_class[ci] != PRegSet::empty()
+            || env.non_preferred_regs_by_class[ci] != PRegSet::empty()
+        {
+            let size = func.spillslot_size(c);
+            if size != 1 {
+                let _ = write!(s, " slot_size {size}");
+            }
+        }
         s.push('\n');
+    }
+    if func.multi_spillslot_named_by_last_slot() {
+        s.push_str("  slot_names last\n");
     }
     s.push_str("end\nfunction\n");
     let mut names = Names {

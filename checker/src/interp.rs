@@ -13,7 +13,8 @@
 //! late defs write, edits after.
 
 use allocator::{
-    Allocation, Block, Function, Inst, InstPosition, OperandPos, Output, PReg, ProgPoint, VReg,
+    Allocation, Block, Function, Inst, InstPosition, MachineEnv, OperandPos, Output, PReg,
+    ProgPoint, RegClass, SlotGeometry, VReg,
 };
 use std::fmt;
 
@@ -61,6 +62,8 @@ pub struct RunStats {
 
 const POISON: u64 = 0xbad0_0000_0000_0000;
 const CLOBBER: u64 = 0xc10b_0000_0000_0000;
+/// What is left of a value when a write to an overlapping slot cut it.
+const OVERLAP: u64 = 0x0e1a_0000_0000_0000;
 
 /// A 64-bit mix (splitmix64's finalizer).
 fn mix(mut x: u64) -> u64 {
@@ -73,12 +76,13 @@ fn combine(h: u64, v: u64) -> u64 {
     mix(h ^ v.wrapping_add(0x9e37_79b9_7f4a_7c15))
 }
 
-/// Runs `f` and its allocation `out` side by side along the path chosen by
-/// `seed`, for at most `max_steps` instructions. The function must be valid;
-/// the allocation may be anything (locations it names out of range read as
-/// poison and write nowhere).
+/// Runs `f` and its allocation `out` for machine `env` side by side along
+/// the path chosen by `seed`, for at most `max_steps` instructions. The
+/// function must be valid; the allocation may be anything (locations it
+/// names out of range read as poison and write nowhere).
 pub fn run(
     f: &Function,
+    env: &MachineEnv,
     out: &Output,
     seed: u64,
     max_steps: usize,
@@ -92,6 +96,7 @@ pub fn run(
         Allocation::Stack(s) if s.index() < nslots => Some(PReg::NUM_INDEX + s.index()),
         _ => None,
     };
+    let mut slots = SlotMemory::new(&env.slots, nslots);
     let mut ssa = vec![0u64; f.num_vregs()];
     let mut stats = RunStats::default();
     // Edits by instruction, in order.
@@ -107,7 +112,7 @@ pub fn run(
             edit_index[i] = (start as u32, e as u32);
         }
     }
-    let apply = |machine: &mut Vec<u64>, i: Inst, pos: InstPosition| {
+    let apply = |machine: &mut Vec<u64>, slots: &mut SlotMemory, i: Inst, pos: InstPosition| {
         let (s, t) = edit_index[i.index()];
         for &(p, m) in &out.edits[s as usize..t as usize] {
             if p != ProgPoint::new(i, pos) {
@@ -115,6 +120,9 @@ pub fn run(
             }
             if let (Some(from), Some(to)) = (key(m.from), key(m.to)) {
                 machine[to] = machine[from];
+                if let (Allocation::Reg(r), Allocation::Stack(k)) = (m.from, m.to) {
+                    slots.wrote(machine, k.index(), r.class());
+                }
             }
         }
     };
@@ -128,7 +136,7 @@ pub fn run(
                 return Ok(stats);
             }
             step += 1;
-            apply(&mut machine, i, InstPosition::Before);
+            apply(&mut machine, &mut slots, i, InstPosition::Before);
             let ops = f.inst_operands(i);
             let allocs = out.inst_allocs(f, i);
             // The defs' values, from the SSA values of the uses.
@@ -177,12 +185,16 @@ pub fn run(
                     }
                     let value = combine(h, d);
                     ssa[op.vreg().index()] = value;
-                    if let Some(l) = allocs.get(k).and_then(|&a| key(a)) {
+                    let a = allocs.get(k).copied().unwrap_or_default();
+                    if let Some(l) = key(a) {
                         machine[l] = value;
+                        if let Allocation::Stack(k) = a {
+                            slots.wrote(&mut machine, k.index(), op.class());
+                        }
                     }
                 }
             }
-            apply(&mut machine, i, InstPosition::After);
+            apply(&mut machine, &mut slots, i, InstPosition::After);
         }
         let succs = f.block_succs(b);
         // In a valid function the blocks without successors are the rets.
@@ -202,10 +214,62 @@ pub fn run(
     }
 }
 
+/// The spill slots of a machine whose values fill several slots: what
+/// each slot's last write filled, so that a write poisons every other value
+/// it overlaps. Nothing to do when every value fills one slot.
+struct SlotMemory {
+    geometry: SlotGeometry,
+    /// Per slot, the class of the value last written there, if it is still
+    /// whole.
+    class: Vec<Option<RegClass>>,
+}
+
+impl SlotMemory {
+    fn new(geometry: &SlotGeometry, nslots: usize) -> SlotMemory {
+        let n = if geometry.is_unit() { 0 } else { nslots };
+        SlotMemory {
+            geometry: *geometry,
+            class: vec![None; n],
+        }
+    }
+
+    /// A value of `class` was written under the name `stack{k}`: every
+    /// other value whose slots it overlaps is destroyed.
+    fn wrote(&mut self, machine: &mut [u64], k: usize, class: RegClass) {
+        if self.class.is_empty() {
+            return;
+        }
+        let g = self.geometry;
+        let Some(mine) = g.span(class, k) else { return };
+        let reach = g.max_size();
+        let lo = k.saturating_sub(reach - 1);
+        let hi = (k + reach).min(self.class.len());
+        for j in lo..hi {
+            let Some(c) = self.class[j] else { continue };
+            if j == k {
+                continue;
+            }
+            if g.span(c, j).is_some_and(|r| r.start < mine.end && mine.start < r.end) {
+                self.class[j] = None;
+                machine[PReg::NUM_INDEX + j] = OVERLAP + j as u64;
+            }
+        }
+        if k < self.class.len() {
+            self.class[k] = Some(class);
+        }
+    }
+}
+
 /// Names a value: the vreg whose current value it is, or poison.
 fn describe(f: &Function, ssa: &[u64], v: u64) -> String {
     if v & 0xffff_0000_0000_0000 == POISON {
         return "the initial poison of a location".into();
+    }
+    if v & 0xffff_0000_0000_0000 == OVERLAP {
+        return format!(
+            "the remains of a value in stack{} cut by a write to an overlapping slot",
+            v & 0xffff_ffff
+        );
     }
     if v & 0xffff_0000_0000_0000 == CLOBBER {
         return format!("poison from a clobber at step {}", (v >> 8) & 0xffff_ffff);

@@ -4,7 +4,18 @@
 
 use allocator::fixtures::unit_case;
 use allocator::{Allocation, Inst, Move, PReg, ProgPoint, RegClass, SpillSlot};
-use checker::interp::run;
+use checker::interp::{Divergence, RunStats};
+
+/// The interpreter on a machine whose values fill one slot each (the
+/// cases' register lists play no part in it).
+fn run(
+    f: &allocator::Function,
+    out: &allocator::Output,
+    seed: u64,
+    max_steps: usize,
+) -> Result<RunStats, Divergence> {
+    checker::interp::run(f, &allocator::MachineEnv::default(), out, seed, max_steps)
+}
 
 /// The function and allocation of the unit case `name`, the allocation
 /// not validated.
@@ -75,4 +86,25 @@ fn untouched_locations_hold_poison_and_bounds_never_panic() {
         },
     ));
     assert!(run(&f, &m, 0, 100).is_ok());
+}
+
+/// On a machine whose float values fill two slots, an int spilled into the
+/// second slot of a spilled float cuts it: the float's reload reads the
+/// remains. Named by their last slot, the same values sit side by side.
+#[test]
+fn a_write_into_a_wide_values_slots_cuts_it() {
+    let read = |name: &str| {
+        let path = allocator::fixtures::repo_root().join(format!("tests/cases/check/{name}.ra"));
+        allocator::fixtures::read_case(&path)
+    };
+    let cut = read("wrong_value_write_overlaps_wide_slot");
+    let out = cut.output.as_ref().unwrap();
+    let d = checker::interp::run(&cut.func, &cut.machine, out, 0, 100).unwrap_err();
+    assert_eq!((d.inst, d.operand), (Inst(3), 0));
+    assert!(d.found.contains("cut by a write"), "{}", d.found);
+    // One slot per value: the same allocation is right.
+    assert!(run(&cut.func, out, 0, 100).is_ok());
+    let side = read("wide_slots_named_by_last");
+    let out = side.output.as_ref().unwrap();
+    assert!(checker::interp::run(&side.func, &side.machine, out, 0, 100).is_ok());
 }

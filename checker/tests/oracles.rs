@@ -36,7 +36,7 @@ fn hand_written_allocations_pass_both_oracles() {
         let errs = check(&case.func, &case.machine, out);
         assert!(errs.is_empty(), "{}: {}", path.display(), errs[0]);
         for seed in 0..8 {
-            if let Err(d) = interp::run(&case.func, out, seed, 10_000) {
+            if let Err(d) = interp::run(&case.func, &case.machine, out, seed, 10_000) {
                 panic!("{}: path {seed}: {d}", path.display());
             }
         }
@@ -104,13 +104,13 @@ end
     let (case, _) = parse_and_validate(src.as_bytes()).unwrap();
     let out = case.output.clone().unwrap();
     assert!(check(&case.func, &case.machine, &out).is_empty());
-    let ok = interp::run(&case.func, &out, 0, 100).unwrap();
+    let ok = interp::run(&case.func, &case.machine, &out, 0, 100).unwrap();
     assert!(ok.returned);
     assert_eq!(ok.uses_checked, 1);
     // Without the reload the use reads the clobber's poison.
     let mut bad = out.clone();
     bad.edits.pop();
-    let d = interp::run(&case.func, &bad, 0, 100).unwrap_err();
+    let d = interp::run(&case.func, &case.machine, &bad, 0, 100).unwrap_err();
     assert_eq!((d.inst, d.operand), (Inst(2), 0));
     assert!(d.found.contains("clobber at step 2"), "{d}");
     assert!(!check(&case.func, &case.machine, &bad).is_empty());
@@ -118,7 +118,7 @@ end
     let mut bad = out.clone();
     bad.edits.clear();
     bad.allocs[1] = Allocation::Reg(PReg::new(1, RegClass::Int));
-    let d = interp::run(&case.func, &bad, 0, 100).unwrap_err();
+    let d = interp::run(&case.func, &case.machine, &bad, 0, 100).unwrap_err();
     assert!(d.found.contains("clobber"), "{d}");
     // Reloading from the wrong slot.
     let mut bad = out;
@@ -129,7 +129,7 @@ end
             to: Allocation::Reg(PReg::new(1, RegClass::Int)),
         },
     );
-    assert!(interp::run(&case.func, &bad, 0, 100).is_err());
+    assert!(interp::run(&case.func, &case.machine, &bad, 0, 100).is_err());
 }
 
 #[test]
@@ -143,10 +143,10 @@ fn interpreter_paths_depend_on_the_seed_and_stop_at_the_bound() {
         .run(&case.func, &case.machine)
         .unwrap();
     let lens: std::collections::BTreeSet<usize> = (0..20)
-        .map(|s| interp::run(&case.func, &out, s, 1000).unwrap().steps)
+        .map(|s| interp::run(&case.func, &case.machine, &out, s, 1000).unwrap().steps)
         .collect();
     assert!(lens.len() > 1, "every seed took the same path");
-    let capped = interp::run(&case.func, &out, 0, 3).unwrap();
+    let capped = interp::run(&case.func, &case.machine, &out, 0, 3).unwrap();
     assert_eq!(capped.steps, 3);
 }
 
@@ -200,7 +200,7 @@ fn checker_is_sound_on_large_functions() {
             }
             let mut m = out.clone();
             m.edits.remove(rng.gen_range(0..m.edits.len()));
-            let diverges = (0..4).any(|s| interp::run(&case.func, &m, s, 20_000).is_err());
+            let diverges = (0..4).any(|s| interp::run(&case.func, &case.machine, &m, s, 20_000).is_err());
             if diverges {
                 assert!(
                     !check(&case.func, &case.machine, &m).is_empty(),

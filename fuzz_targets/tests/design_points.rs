@@ -28,7 +28,7 @@ fn design_points(a: &dyn Allocator) -> usize {
         let errs = check(&case.func, &case.machine, &out);
         assert!(errs.is_empty(), "{}: {}", path.display(), errs[0]);
         for seed in 0..8 {
-            interp::run(&case.func, &out, seed, 10_000)
+            interp::run(&case.func, &case.machine, &out, seed, 10_000)
                 .unwrap_or_else(|d| panic!("{}: {d}", path.display()));
         }
         assert_eq!(out.edits.len(), expect, "{}: moves", path.display());
@@ -201,7 +201,7 @@ fn backtracking_takes_every_regalloc2_regression() {
         let errs = check(&case.func, &case.machine, &out);
         assert!(errs.is_empty(), "{stem}: {}", errs[0]);
         for seed in 0..8 {
-            interp::run(&case.func, &out, seed, 10_000).unwrap_or_else(|d| panic!("{stem}: {d}"));
+            interp::run(&case.func, &case.machine, &out, seed, 10_000).unwrap_or_else(|d| panic!("{stem}: {d}"));
         }
         assert_eq!(out.edits.len(), want, "{stem}: moves");
     }

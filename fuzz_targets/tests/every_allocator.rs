@@ -50,7 +50,7 @@ fn every_allocator_passes_both_oracles_on_every_valid_case() {
                 errs[0]
             );
             for seed in 0..4 {
-                interp::run(&case.func, &out, seed, 10_000)
+                interp::run(&case.func, &case.machine, &out, seed, 10_000)
                     .unwrap_or_else(|d| panic!("{} on {}: {d}", a.name(), path.display()));
             }
         }
@@ -94,7 +94,7 @@ fn every_allocator_on_ten_thousand_generated_cases() {
                     allocator::ir::text::print(&c)
                 );
             }
-            interp::run(&case.func, &out, n as u64, 2_000)
+            interp::run(&case.func, &case.machine, &out, n as u64, 2_000)
                 .unwrap_or_else(|d| panic!("{} on input {n}: {d}", a.name()));
         }
         assert!(insts > 100_000, "only {insts} instructions");
@@ -163,7 +163,7 @@ fn regression_corpus_passes_every_allocator_and_both_oracles() {
                 errs[0]
             );
             for seed in 0..16 {
-                interp::run(&case.func, &out, seed, 10_000)
+                interp::run(&case.func, &case.machine, &out, seed, 10_000)
                     .unwrap_or_else(|d| panic!("{}: {}: {d}", path.display(), a.name()));
             }
         }

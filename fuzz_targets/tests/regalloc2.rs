@@ -170,7 +170,7 @@ fn edits_after_a_blocks_last_instruction_are_dropped_as_regalloc2s_clients_drop_
         .into_iter()
         .find(|(p, _)| p.file_stem().unwrap() == "edit-after-branch")
         .unwrap();
-    let adapted = ra2::adapt::Adapted::new(&case.func);
+    let adapted = ra2::adapt::Adapted::new(&case.func, &case.machine.slots);
     let options = regalloc2::RegallocOptions {
         algorithm: regalloc2::Algorithm::Fastalloc,
         ..Default::default()
@@ -389,7 +389,7 @@ fn the_repeated_late_fixed_use_bug_is_reachable_from_cranelift() {
     let case = allocator::fixtures::read_case(&path);
     let recorded = case.output.clone().expect("ion's allocation, recorded");
     assert!(!checker::check(&case.func, &case.machine, &recorded).is_empty());
-    assert!((0..3).any(|s| checker::interp::run(&case.func, &recorded, s, 1_000).is_err()));
+    assert!((0..3).any(|s| checker::interp::run(&case.func, &case.machine, &recorded, s, 1_000).is_err()));
     assert_eq!(
         exclusions::check(ra2::ION.algorithm(), &case.func, &case.machine),
         Some(Exclusion::RepeatedLateFixedUse)

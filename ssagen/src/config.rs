@@ -86,7 +86,7 @@ pub type Feature = (&'static str, fn(&mut Config));
 /// Every feature that can be left out (`any`, `loops` and `pressure`
 /// cannot be): the names `--without` takes, and the switches swarm
 /// generation draws.
-pub static FEATURES: [Feature; 19] = [
+pub static FEATURES: [Feature; 20] = [
     ("reg", |c| c.constraints.reg = false),
     ("stack", |c| c.constraints.stack = false),
     ("fixed", |c| c.constraints.fixed = false),
@@ -106,6 +106,7 @@ pub static FEATURES: [Feature; 19] = [
     ("classes", |c| c.multiple_classes = false),
     ("scratch", |c| c.machine.scratch = false),
     ("fixed-stack", |c| c.machine.fixed_stack = false),
+    ("slot-sizes", |c| c.machine.max_slot_size = 1),
     ("irreducible", |c| c.irreducible = false),
 ];
 
@@ -151,6 +152,10 @@ pub struct MachineProfile {
     /// register the machine does not allocate): values are moved into and
     /// out of it around those operands.
     pub fixed_unlisted: bool,
+    /// The most spill slots a class's values may fill (a power of two; 1:
+    /// one slot per value), and with more than one, slots may be named by a
+    /// value's last slot, as regalloc2 lets Cranelift ask.
+    pub max_slot_size: usize,
 }
 
 impl Default for Config {
@@ -198,6 +203,7 @@ impl Default for Config {
                 scratch_always: false,
                 fixed_stack: true,
                 fixed_unlisted: true,
+                max_slot_size: 16,
             },
             weights: [3, 4, 1, 2, 1],
             swarm: false,

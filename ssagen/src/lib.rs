@@ -37,9 +37,12 @@ pub fn generate(u: &mut Unstructured, config: &Config) -> Case {
     } else {
         config
     };
-    let machine = machine::generate(&mut c, &config.machine);
+    let mut machine = machine::generate(&mut c, &config.machine);
     let skeleton = cfg::generate(&mut c, config, input_len);
     let func = insts::generate(&mut c, config, &machine, &skeleton);
+    // Drawn last, from what the function left of the input, so that the
+    // slot geometry changes nothing else a given input makes.
+    machine::draw_slots(&mut c, config.machine.max_slot_size, &mut machine.slots);
     Case {
         machine,
         func,

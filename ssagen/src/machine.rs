@@ -11,7 +11,7 @@
 
 use crate::choices::Choices;
 use crate::config::MachineProfile;
-use allocator::{MachineEnv, PReg, RegClass};
+use allocator::{MachineEnv, PReg, RegClass, SlotGeometry};
 
 /// Hardware number of the first fixed stack location of each class.
 pub const FIXED_STACK_BASE: usize = 48;
@@ -19,6 +19,22 @@ pub const FIXED_STACK_BASE: usize = 48;
 pub const UNLISTED_HW: usize = 62;
 /// The non-allocatable register of `nonalloc` operands, in each class.
 pub const NONALLOC_HW: usize = 63;
+
+/// Draws how many slots each class's values fill (a third of the classes
+/// two up to `max`) and, on a quarter of the machines with several, whether
+/// values are named by their last slot. Nothing when `max` is 1.
+pub fn draw_slots(c: &mut Choices, max: usize, slots: &mut SlotGeometry) {
+    let top = max.clamp(1, SlotGeometry::MAX_SIZE).ilog2() as usize;
+    if top == 0 {
+        return;
+    }
+    for class in RegClass::ALL {
+        if c.chance(1, 3) {
+            slots.set_size(class, 1 << c.int(1, top));
+        }
+    }
+    slots.named_by_last = !slots.is_unit() && c.chance(1, 4);
+}
 
 pub fn generate(c: &mut Choices, p: &MachineProfile) -> MachineEnv {
     let mut env = MachineEnv::default();

@@ -37,6 +37,8 @@ pub struct CaseFeatures {
     pub classes: bool,
     /// An instruction using one vreg twice or more.
     pub repeated_uses: bool,
+    /// Values of some class fill several spill slots.
+    pub slot_sizes: bool,
     /// A `fixed` operand naming a register in no list of the machine.
     pub unlisted_fixed: bool,
     /// Most values of one class live at one point, per class.
@@ -105,6 +107,7 @@ impl CaseFeatures {
             }
         }
         x.classes = seen_class.iter().filter(|&&c| c).count() > 1;
+        x.slot_sizes = !case.machine.slots.is_unit();
         x.scratch = case.machine.scratch.iter().any(Option::is_some);
         x.fixed_stack = case.machine.fixed_stack.iter().any(|l| !l.is_empty());
         x.has_loop = loops::loop_depths(f).iter().any(|&d| d > 0);
@@ -183,6 +186,7 @@ impl CaseFeatures {
             ("classes", self.classes),
             ("scratch", self.scratch),
             ("fixed-stack", self.fixed_stack),
+            ("slot-sizes", self.slot_sizes),
             ("loops", self.has_loop),
             ("irreducible", self.irreducible),
             ("pressure", self.over_pressure),
@@ -191,7 +195,7 @@ impl CaseFeatures {
 }
 
 /// How many features [`CaseFeatures::named`] lists.
-pub const FEATURES: usize = 22;
+pub const FEATURES: usize = 23;
 
 /// Sums of [`CaseFeatures`] over many cases.
 #[derive(Clone, Debug, Default)]

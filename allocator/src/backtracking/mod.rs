@@ -64,9 +64,13 @@ impl Backtracking {
         f: &Function,
         env: &MachineEnv,
     ) -> Result<(Output, BacktrackingStats), AllocError> {
-        crate::fixed_clobbered::check(f)?;
-        let folded = crate::own_def_args::fold(f);
-        let f = folded.as_ref().unwrap_or(f);
+        crate::framing::around(f, env, |f| Self::allocate(f, env))
+    }
+
+    fn allocate(
+        f: &Function,
+        env: &MachineEnv,
+    ) -> Result<(Output, BacktrackingStats), AllocError> {
         let masks = requirement::Masks::new(env);
         let live = liveness::compute(f, &cfg::postorder(f));
         let depth = loops::loop_depths(f);

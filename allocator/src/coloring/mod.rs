@@ -94,9 +94,14 @@ impl Coloring {
         env: &MachineEnv,
         passive_splitting: bool,
     ) -> Result<(Output, ColoringStats), AllocError> {
-        crate::fixed_clobbered::check(f)?;
-        let folded = crate::own_def_args::fold(f);
-        let f = folded.as_ref().unwrap_or(f);
+        crate::framing::around(f, env, |f| Self::allocate(f, env, passive_splitting))
+    }
+
+    fn allocate(
+        f: &Function,
+        env: &MachineEnv,
+        passive_splitting: bool,
+    ) -> Result<(Output, ColoringStats), AllocError> {
         let facts = facts::Facts::new(f);
         let points = passive_splitting.then(|| points::Points::new(f, &facts));
         let mut stats = ColoringStats::default();

@@ -9,7 +9,7 @@
 //! than the validator assume a valid function.
 
 use crate::counting_sort::counting_sorted;
-use crate::ir::index::{Block, Inst, PReg, VReg};
+use crate::ir::index::{Block, Inst, PReg, RegClass, VReg};
 use crate::ir::operand::Operand;
 use std::fmt;
 use std::ops::Range;
@@ -217,6 +217,21 @@ impl Function {
     #[inline]
     pub fn block_preds(&self, b: Block) -> &[Block] {
         slice(&self.preds, self.blocks[b.index()].preds)
+    }
+
+    /// Each vreg's class, from its definition (a parameter or a def
+    /// operand); `Int` for an index nothing defines.
+    pub fn vreg_classes(&self) -> Vec<RegClass> {
+        let mut class = vec![RegClass::Int; self.num_vregs()];
+        for &p in &self.block_params {
+            class[p.index()] = p.class();
+        }
+        for op in &self.operands {
+            if op.is_def() && !op.is_nonalloc() {
+                class[op.vreg().index()] = op.class();
+            }
+        }
+        class
     }
 
     /// The arguments block `b` passes to its `succ_idx`-th successor.

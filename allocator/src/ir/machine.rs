@@ -22,13 +22,78 @@ pub enum PRegRole {
 
 /// Per class (indexed by [`RegClass::index`]): preferred and non-preferred
 /// allocatable registers in preference order, an optional dedicated scratch
-/// register, and the registers standing for fixed stack locations.
+/// register, and the registers standing for fixed stack locations; and how
+/// many spill slots a value of each class fills.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MachineEnv {
     pub preferred: [Vec<PReg>; 3],
     pub nonpreferred: [Vec<PReg>; 3],
     pub scratch: [Option<PReg>; 3],
     pub fixed_stack: [Vec<PReg>; 3],
+    pub slots: SlotGeometry,
+}
+
+/// How values sit in spill slots: a value of class `c` fills `size(c)`
+/// consecutive slots (Cranelift's x86-64 float class, which holds 128-bit
+/// vectors, fills two 8-byte slots), and `stackK` names the first of them,
+/// or the last when `named_by_last` (regalloc2's
+/// `multi_spillslot_named_by_last_slot`). The default, one slot per value,
+/// is what a case without `slot_size` keywords means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SlotGeometry {
+    size: [u8; 3],
+    pub named_by_last: bool,
+}
+
+impl Default for SlotGeometry {
+    fn default() -> Self {
+        SlotGeometry {
+            size: [1; 3],
+            named_by_last: false,
+        }
+    }
+}
+
+impl SlotGeometry {
+    /// The largest size a class may have (a power of two).
+    pub const MAX_SIZE: usize = 64;
+
+    /// How many slots a value of `class` fills.
+    #[inline]
+    pub fn size(&self, class: RegClass) -> usize {
+        self.size[class.index()] as usize
+    }
+
+    /// Sets the size of `class`: a power of two up to [`Self::MAX_SIZE`]
+    /// (the parser and the generator guarantee it).
+    pub fn set_size(&mut self, class: RegClass, n: usize) {
+        debug_assert!(n.is_power_of_two() && n <= Self::MAX_SIZE, "slot size {n}");
+        self.size[class.index()] = n as u8;
+    }
+
+    /// Every value fills one slot: slots need no geometry at all.
+    #[inline]
+    pub fn is_unit(&self) -> bool {
+        self.size == [1; 3]
+    }
+
+    /// The largest size of any class.
+    pub fn max_size(&self) -> usize {
+        self.size.iter().copied().max().unwrap_or(1) as usize
+    }
+
+    /// The slots a value of `class` named `stackK` fills, as a half-open
+    /// range; `None` when the name is below slot 0's reach (named by last,
+    /// `K + 1 < size`).
+    #[inline]
+    pub fn span(&self, class: RegClass, k: usize) -> Option<std::ops::Range<usize>> {
+        let n = self.size(class);
+        if self.named_by_last {
+            (k + 1 >= n).then(|| k + 1 - n..k + 1)
+        } else {
+            Some(k..k + n)
+        }
+    }
 }
 
 impl MachineEnv {

@@ -56,12 +56,12 @@ impl Allocator for LinearScan {
     }
 
     fn run(&self, f: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
-        crate::fixed_clobbered::check(f)?;
-        let folded = crate::own_def_args::fold(f);
-        let f = folded.as_ref().unwrap_or(f);
-        let layout = layout::Layout::new(f);
-        let ranges = ranges::Ranges::new(f, &layout);
-        let scanned = scan::Scan::new(f, env, &layout, &ranges)?.run()?;
-        Ok(assemble::assemble(f, env, &layout, &ranges, scanned))
+        crate::framing::around(f, env, |f| {
+            let layout = layout::Layout::new(f);
+            let ranges = ranges::Ranges::new(f, &layout);
+            let scanned = scan::Scan::new(f, env, &layout, &ranges)?.run()?;
+            Ok((assemble::assemble(f, env, &layout, &ranges, scanned), ()))
+        })
+        .map(|(out, ())| out)
     }
 }

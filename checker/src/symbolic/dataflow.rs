@@ -13,8 +13,8 @@ use allocator::analysis::liveness;
 use allocator::counting_sort::counting_sort;
 use allocator::ir::validate::Site;
 use allocator::{
-    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint, OperandPos, Output, PReg,
-    ProgPoint,
+    Allocation, Block, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint,
+    OperandPos, Output, PReg, ProgPoint, RegClass, SlotGeometry,
 };
 
 /// Largest number of spill slots the dataflow tracks; slots above are
@@ -96,7 +96,7 @@ impl Checker {
         }
         let roles = Roles::new(env, f);
         structural(f, env, &roles, out, &mut errs);
-        self.dataflow(f, &roles, out, &mut errs);
+        self.dataflow(f, env, &roles, out, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
     }
@@ -131,7 +131,14 @@ impl Checker {
         );
     }
 
-    fn dataflow(&mut self, f: &Function, roles: &Roles, out: &Output, errs: &mut Vec<CheckError>) {
+    fn dataflow(
+        &mut self,
+        f: &Function,
+        env: &MachineEnv,
+        roles: &Roles,
+        out: &Output,
+        errs: &mut Vec<CheckError>,
+    ) {
         let nslots = out.num_spillslots.min(MAX_TRACKED_SLOTS);
         let nlocs = PReg::NUM_INDEX + nslots;
         self.touched.clear();
@@ -177,11 +184,20 @@ impl Checker {
         }
         let mut block_errs: Vec<Vec<CheckError>> = vec![Vec::new(); nb];
         let mut run_errs = Vec::new();
+        // The class of every vreg, for a machine whose values fill several
+        // slots: a write to a slot cuts the values whose slots it overlaps.
+        let vclass = if env.slots.is_unit() {
+            Vec::new()
+        } else {
+            f.vreg_classes()
+        };
         let ctx = Ctx {
             f,
             roles,
             out,
             nslots,
+            slots: env.slots,
+            vclass: &vclass,
         };
         // Sweeps in reverse postorder until nothing is pending: one sweep for
         // acyclic code, one more per level of loop nesting that changes.
@@ -480,6 +496,7 @@ impl Checker {
                     if op.is_def() && op.pos() == pos {
                         if let Some(l) = c.key(allocs[k]) {
                             self.def(op.vreg().index() as u32, l);
+                            self.cut_overlapped(c, l, op.class());
                         }
                     }
                 }
@@ -511,8 +528,38 @@ impl Checker {
             Some(from) => self.mv(from, to),
             None => self.clear_loc(to),
         }
+        if let Allocation::Reg(r) = m.from {
+            self.cut_overlapped(c, to, r.class());
+        }
         if O::ON {
             obs.wrote(TracePoint::Edit(e), to, &self.set_of(to));
+        }
+    }
+
+    /// A value of `class` was just written to location `l`: when `l` is a
+    /// slot and values fill several slots, every other value whose slots
+    /// the write overlaps is cut, its location emptied.
+    fn cut_overlapped(&mut self, c: &Ctx, l: u32, class: RegClass) {
+        if c.vclass.is_empty() || (l as usize) < PReg::NUM_INDEX {
+            return;
+        }
+        let k = l as usize - PReg::NUM_INDEX;
+        let Some(mine) = c.slots.span(class, k) else {
+            return;
+        };
+        let reach = c.slots.max_size();
+        for j in k.saturating_sub(reach - 1)..(k + reach).min(c.nslots) {
+            let lj = (PReg::NUM_INDEX + j) as u32;
+            if j == k {
+                continue;
+            }
+            let Some(&v) = self.set_of(lj).first() else {
+                continue;
+            };
+            let theirs = c.slots.span(c.vclass[v as usize], j);
+            if theirs.is_some_and(|r| r.start < mine.end && mine.start < r.end) {
+                self.clear_loc(lj);
+            }
         }
     }
 
@@ -596,6 +643,9 @@ pub(super) struct Ctx<'a> {
     pub(super) roles: &'a Roles,
     pub(super) out: &'a Output,
     pub(super) nslots: usize,
+    pub(super) slots: SlotGeometry,
+    /// Each vreg's class when values fill several slots; empty otherwise.
+    pub(super) vclass: &'a [RegClass],
 }
 
 impl Ctx<'_> {

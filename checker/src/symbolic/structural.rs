@@ -127,12 +127,13 @@ pub(super) fn structural(
                 }
             }
             if let Allocation::Stack(s) = a {
-                if s.index() >= out.num_spillslots {
+                if !fits(env, op.class(), s.index(), out.num_spillslots) {
                     err(
                         ErrorKind::SpillSlotRange,
                         site,
                         format!(
-                            "{what} is in {s}, but the allocation declares {}",
+                            "{what} is in {s}{}, but the allocation declares {}",
+                            filling(env, op.class(), s.index()),
                             slots(out.num_spillslots)
                         ),
                     );
@@ -295,13 +296,20 @@ pub(super) fn structural(
                 format!("{what} moves memory to memory"),
             );
         }
+        // A move between a register and a slot fills the slots a value of
+        // the register's class fills.
+        let class = match (m.from, m.to) {
+            (Allocation::Reg(r), _) | (_, Allocation::Reg(r)) => r.class(),
+            _ => allocator::RegClass::Int,
+        };
         for a in [m.from, m.to] {
             match a {
-                Allocation::Stack(s) if s.index() >= out.num_spillslots => err(
+                Allocation::Stack(s) if !fits(env, class, s.index(), out.num_spillslots) => err(
                     ErrorKind::SpillSlotRange,
                     site,
                     format!(
-                        "{what} uses {s}, but the allocation declares {}",
+                        "{what} uses {s}{}, but the allocation declares {}",
+                        filling(env, class, s.index()),
                         slots(out.num_spillslots)
                     ),
                 ),
@@ -329,5 +337,23 @@ pub(super) fn structural(
                 );
             }
         }
+    }
+}
+
+/// Whether a value of `class` named `stack{k}` lies within the declared
+/// `n` slots.
+fn fits(env: &MachineEnv, class: allocator::RegClass, k: usize, n: usize) -> bool {
+    env.slots.span(class, k).is_some_and(|r| r.end <= n)
+}
+
+/// ` (slots A to B)` when a value of `class` fills several slots.
+fn filling(env: &MachineEnv, class: allocator::RegClass, k: usize) -> String {
+    match env.slots.span(class, k) {
+        Some(r) if r.len() > 1 => format!(" (a {class} value: slots {} to {})", r.start, r.end - 1),
+        Some(_) => String::new(),
+        None => format!(
+            " (a {class} value of {} slots named by its last, which would start below slot 0)",
+            env.slots.size(class)
+        ),
     }
 }

@@ -69,24 +69,6 @@ fn vreg(class: &[RegClass], v: u32) -> VReg {
     VReg::new(v as usize, class[v as usize])
 }
 
-/// Each vreg's class, from its definition (a parameter or a def operand).
-pub fn vreg_classes(f: &Function) -> Vec<RegClass> {
-    let mut class = vec![RegClass::Int; f.num_vregs()];
-    for b in f.blocks() {
-        for p in f.block_params(b) {
-            class[p.index()] = p.class();
-        }
-    }
-    for i in f.insts() {
-        for op in f.inst_operands(i) {
-            if op.is_def() {
-                class[op.vreg().index()] = op.class();
-            }
-        }
-    }
-    class
-}
-
 /// Checks `out` and traces the symbolic state through it.
 pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
     let mut c = Checker::default();
@@ -97,13 +79,15 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
             ..Trace::default()
         };
     }
-    let class = vreg_classes(f);
+    let class = f.vreg_classes();
     let roles = Roles::new(env, f);
     let ctx = Ctx {
         f,
         roles: &roles,
         out,
         nslots: out.num_spillslots.min(MAX_TRACKED_SLOTS),
+        slots: env.slots,
+        vclass: if env.slots.is_unit() { &[] } else { &class },
     };
     let mut rec = Recorder {
         class: &class,

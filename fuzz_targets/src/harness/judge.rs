@@ -52,7 +52,7 @@ pub fn judge(
     }
     if oracles != Oracles::Checker {
         for seed in 0..PATHS {
-            if let Err(d) = interp::run(&case.func, out, seed, MAX_STEPS) {
+            if let Err(d) = interp::run(&case.func, &case.machine, out, seed, MAX_STEPS) {
                 return Err(Failure::new(
                     Signature::new(Some(name), Oracle::Interp, ""),
                     format!("{name}'s allocation diverges in the interpreter (path {seed}): {d}"),

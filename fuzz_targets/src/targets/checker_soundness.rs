@@ -48,7 +48,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
                 crate::harness::features::note("check_error", e.kind as u64);
             }
             let divergence =
-                (0..PATHS).find_map(|s| interp::run(&case.func, &m, s, MAX_STEPS).err());
+                (0..PATHS).find_map(|s| interp::run(&case.func, &case.machine, &m, s, MAX_STEPS).err());
             crate::harness::features::note(
                 "mutant",
                 rejected as u64 + 2 * divergence.is_some() as u64,

@@ -46,7 +46,7 @@ pub fn check_case(
         };
         let digests: Vec<u64> = (0..PATHS)
             .map(|s| {
-                interp::run(&case.func, &out, s, MAX_STEPS)
+                interp::run(&case.func, &case.machine, &out, s, MAX_STEPS)
                     .map(|r| r.digest)
                     .unwrap_or(0)
             })

@@ -6,7 +6,7 @@ use super::source::{ParseError, Pos, SourceMap};
 use crate::ir::case::Case;
 use crate::ir::function::{BuildError, FunctionBuilder, Opcode};
 use crate::ir::index::{Block, Inst, InstPosition, PReg, ProgPoint, RegClass, SpillSlot, VReg};
-use crate::ir::machine::MachineEnv;
+use crate::ir::machine::{MachineEnv, SlotGeometry};
 use crate::ir::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
 use crate::ir::output::{Allocation, Move, Output};
 use crate::ir::validate::MachineList;
@@ -252,9 +252,24 @@ impl<'a> Parser<'a> {
         self.map.machine = self.expect_word("machine")?;
         let mut env = MachineEnv::default();
         let mut seen = [false; 3];
+        let mut seen_names = false;
         loop {
             let pos = self.pos();
             let class = match self.peek() {
+                Tok::Word("slot_names") => {
+                    if std::mem::replace(&mut seen_names, true) {
+                        return self.err(pos, "a second `slot_names` line");
+                    }
+                    self.bump();
+                    env.slots.named_by_last = if self.eat_word("last") {
+                        true
+                    } else if self.eat_word("first") {
+                        false
+                    } else {
+                        return self.expected("`first` or `last`");
+                    };
+                    continue;
+                }
                 Tok::Word("int") => RegClass::Int,
                 Tok::Word("float") => RegClass::Float,
                 Tok::Word("vector") => RegClass::Vector,
@@ -271,7 +286,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return Ok(env);
                 }
-                _ => return self.expected("`int`, `float`, `vector` or `end`"),
+                _ => return self.expected("`int`, `float`, `vector`, `slot_names` or `end`"),
             };
             if seen[class.index()] {
                 return self.err(pos, format!("a second `{class}` line"));
@@ -285,9 +300,29 @@ impl<'a> Parser<'a> {
 
     fn class_line(&mut self, class: RegClass, env: &mut MachineEnv) -> Res<()> {
         let mut seen = [false; 4];
+        let mut seen_size = false;
         loop {
             let pos = self.pos();
             let list = match self.peek() {
+                Tok::Word("slot_size") => {
+                    if std::mem::replace(&mut seen_size, true) {
+                        return self.err(pos, "`slot_size` given twice");
+                    }
+                    self.bump();
+                    let (n, at) = self.number()?;
+                    let n = n as usize;
+                    if !n.is_power_of_two() || n > SlotGeometry::MAX_SIZE {
+                        return self.err(
+                            at,
+                            format!(
+                                "slot_size {n}: a power of two from 1 to {}",
+                                SlotGeometry::MAX_SIZE
+                            ),
+                        );
+                    }
+                    env.slots.set_size(class, n);
+                    continue;
+                }
                 Tok::Word("preferred") => MachineList::Preferred,
                 Tok::Word("nonpreferred") => MachineList::NonPreferred,
                 Tok::Word("scratch") => MachineList::Scratch,

@@ -62,7 +62,13 @@ pub fn print_machine(s: &mut String, env: &MachineEnv) {
             s.push_str(" fixed_stack");
             push_reg_list(s, &env.fixed_stack[i]);
         }
+        if env.slots.size(c) != 1 {
+            let _ = write!(s, " slot_size {}", env.slots.size(c));
+        }
         s.push('\n');
+    }
+    if env.slots.named_by_last {
+        s.push_str("  slot_names last\n");
     }
     s.push_str("end\n");
 }

@@ -188,6 +188,7 @@ pub struct Adapted<'a> {
     args: Vec<ra2::VReg>,
     operands: Vec<ra2::Operand>,
     clobbers: Vec<ra2::PRegSet>,
+    slots: allocator::SlotGeometry,
 }
 
 struct AdaptedBlock {
@@ -209,9 +210,11 @@ fn at<T>(v: &[T], r: Range<u32>) -> &[T] {
 }
 
 impl<'a> Adapted<'a> {
-    pub fn new(func: &'a Function) -> Adapted<'a> {
+    /// `func` for a machine whose spill slots are laid out as `slots`.
+    pub fn new(func: &'a Function, slots: &allocator::SlotGeometry) -> Adapted<'a> {
         let mut a = Adapted {
             func,
+            slots: *slots,
             blocks: Vec::with_capacity(func.num_blocks()),
             succs: Vec::new(),
             preds: Vec::new(),
@@ -309,7 +312,16 @@ impl ra2::Function for Adapted<'_> {
         self.func.num_vregs()
     }
 
-    fn spillslot_size(&self, _: ra2::RegClass) -> usize {
-        1
+    fn spillslot_size(&self, class: ra2::RegClass) -> usize {
+        let ours = match class {
+            ra2::RegClass::Int => allocator::RegClass::Int,
+            ra2::RegClass::Float => allocator::RegClass::Float,
+            ra2::RegClass::Vector => allocator::RegClass::Vector,
+        };
+        self.slots.size(ours)
+    }
+
+    fn multi_spillslot_named_by_last_slot(&self) -> bool {
+        self.slots.named_by_last
     }
 }

@@ -87,7 +87,7 @@ pub fn ours_only(case: &Case, e: &checker::CheckError) -> bool {
 /// error (as Debug text) and the number of errors. A panic inside it is
 /// returned as an error too.
 pub fn theirs(case: &Case, out: &Output) -> Result<(), (String, usize)> {
-    let adapted = adapt::Adapted::new(&case.func);
+    let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
     let env = adapt::machine(&case.machine);
     let ra2_out = adapt::output(&case.func, out);
     let r = crate::harness::panics::catch(|| {

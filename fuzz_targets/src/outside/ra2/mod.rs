@@ -130,7 +130,7 @@ impl Regalloc2 {
     /// Runs regalloc2 without first ruling out its [`exclusions`]: for the
     /// tests that show each is real.
     pub fn run_unchecked(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
-        let adapted = adapt::Adapted::new(func);
+        let adapted = adapt::Adapted::new(func, &env.slots);
         let options = ra2::RegallocOptions {
             validate_ssa: true,
             algorithm: self.algorithm,

@@ -48,6 +48,9 @@ pub enum Exclusion {
     /// Linear scan: a branch that names a register it allocates, into a
     /// join (`AnalysisError::LsraCriticalEdge`).
     LsraBranchIntoJoin,
+    /// Backtracking: a class whose values fill more than eight spill
+    /// slots; its slot allocator asserts sizes of 1, 2, 4 or 8.
+    SlotSizeOver8,
     /// Known bug (backtracking): a block's last instruction defines a value
     /// that is used after it; when the value is spilled, the store is
     /// placed after the branch, where it never runs.
@@ -59,6 +62,12 @@ pub enum Exclusion {
     /// another (and, with the crate's debug assertions on, fails one
     /// splitting the interval).
     LsraModWithWrite,
+    /// Known bug (linear scan): values filling several spill slots. The
+    /// scan moves its next free slot on by one whatever the size it just
+    /// spilled (`src/linear_scan/assign_registers.rs:507`), so the slot
+    /// count it returns misses the last value's tail (the frame is too
+    /// small) and a smaller value spilled next overlaps the larger one.
+    LsraMultiSlotValues,
     /// Known bug of the crate's checker (seen on the linear scan): it
     /// rejects a correct allocation (our checker and interpreter accept
     /// it) with `IncorrectValueInReg` only, naming a value by the register
@@ -70,7 +79,7 @@ pub enum Exclusion {
 }
 
 impl Exclusion {
-    pub const ALL: [Exclusion; 10] = [
+    pub const ALL: [Exclusion; 12] = [
         Exclusion::StackOperand,
         Exclusion::LimitOperand,
         Exclusion::FixedDefIntoJoin,
@@ -78,8 +87,10 @@ impl Exclusion {
         Exclusion::OutOfRegisters,
         Exclusion::LsraNoScratch,
         Exclusion::LsraBranchIntoJoin,
+        Exclusion::SlotSizeOver8,
         Exclusion::BranchDefSpilledAfter,
         Exclusion::LsraModWithWrite,
+        Exclusion::LsraMultiSlotValues,
         Exclusion::CheckerCopiedValue,
     ];
 
@@ -93,8 +104,10 @@ impl Exclusion {
             Exclusion::OutOfRegisters => "out-of-registers",
             Exclusion::LsraNoScratch => "lsra-no-scratch",
             Exclusion::LsraBranchIntoJoin => "lsra-branch-into-join",
+            Exclusion::SlotSizeOver8 => "slot-size-over-8",
             Exclusion::BranchDefSpilledAfter => "branch-def-spilled-after",
             Exclusion::LsraModWithWrite => "lsra-mod-with-write",
+            Exclusion::LsraMultiSlotValues => "lsra-multi-slot-values",
             Exclusion::CheckerCopiedValue => "checker-copied-value",
         }
     }
@@ -104,6 +117,7 @@ impl Exclusion {
         match self {
             Exclusion::BranchDefSpilledAfter
             | Exclusion::LsraModWithWrite
+            | Exclusion::LsraMultiSlotValues
             | Exclusion::CheckerCopiedValue => Kind::KnownBug,
             _ => Kind::Limitation,
         }
@@ -115,6 +129,7 @@ impl Exclusion {
         match self {
             Exclusion::BranchDefSpilledAfter
             | Exclusion::LsraModWithWrite
+            | Exclusion::LsraMultiSlotValues
             | Exclusion::CheckerCopiedValue => "docs/regalloc-rs.md, \"Known bugs\"",
             Exclusion::StackOperand => {
                 "src/lib.rs:253 (Function::get_regs: an instruction names registers; a spill \
@@ -133,6 +148,10 @@ impl Exclusion {
                 "src/lib.rs:423 (RegAllocError::OutOfRegisters) and src/linear_scan/mod.rs:622 \
                  (\"Allocation can fail if there are insufficient registers to even generate \
                  spill/reload code\")"
+            }
+            Exclusion::SlotSizeOver8 => {
+                "src/bt_spillslot_allocator.rs:344 (assert!(req_size == 1 || req_size == 2 || \
+                 req_size == 4 || req_size == 8))"
             }
             Exclusion::LsraNoScratch => {
                 "src/lib.rs:127 (\"For each class, the universe must offer a reserved \
@@ -153,8 +172,9 @@ impl Exclusion {
         match self {
             Exclusion::LsraNoScratch
             | Exclusion::LsraBranchIntoJoin
-            | Exclusion::LsraModWithWrite => lsra,
-            Exclusion::BranchDefSpilledAfter => !lsra,
+            | Exclusion::LsraModWithWrite
+            | Exclusion::LsraMultiSlotValues => lsra,
+            Exclusion::BranchDefSpilledAfter | Exclusion::SlotSizeOver8 => !lsra,
             _ => true,
         }
     }
@@ -188,6 +208,18 @@ pub fn check(func: &Function, env: &MachineEnv, lsra: bool) -> Option<Exclusion>
 /// Reports every exclusion `func` on `env` hits, for either algorithm.
 fn find(func: &Function, env: &MachineEnv, mut hit: impl FnMut(Exclusion)) {
     let used = super::lower::classes_used(func);
+    if allocator::RegClass::ALL
+        .iter()
+        .any(|&c| used[c.index()] && env.slots.size(c) > 8)
+    {
+        hit(Exclusion::SlotSizeOver8);
+    }
+    if allocator::RegClass::ALL
+        .iter()
+        .any(|&c| used[c.index()] && env.slots.size(c) > 1)
+    {
+        hit(Exclusion::LsraMultiSlotValues);
+    }
     if (0..3).any(|c| used[c] && env.scratch[c].is_none()) {
         hit(Exclusion::LsraNoScratch);
     }

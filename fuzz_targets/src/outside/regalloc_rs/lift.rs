@@ -27,7 +27,14 @@ pub fn lift(
             None => Err(format!("{} is left as virtual register {r:?}", what())),
         }
     };
-    let slot = |s: rr::SpillSlot| Allocation::Stack(SpillSlot::new(s.get() as usize));
+    // The crate names a run of slots by its first; a machine naming values
+    // by their last slot calls it by the last of the value's own size.
+    let g = universe.slots;
+    let slot = |s: rr::SpillSlot, class: allocator::RegClass| {
+        let first = s.get() as usize;
+        let name = if g.named_by_last { first + g.size(class) - 1 } else { first };
+        Allocation::Stack(SpillSlot::new(name))
+    };
     let mut out = Output {
         allocs: vec![Allocation::None; func.num_operands()],
         edits: Vec::with_capacity(result.insns.len() - lowered.insts.len().min(result.insns.len())),
@@ -65,14 +72,20 @@ pub fn lift(
                     from: reg(src, &here)?,
                     to: reg(dst.to_reg(), &here)?,
                 },
-                Lowered::Spill { slot: s, reg: r } => Move {
-                    from: reg(r.to_reg(), &here)?,
-                    to: slot(s),
-                },
-                Lowered::Reload { reg: r, slot: s } => Move {
-                    from: slot(s),
-                    to: reg(r.to_reg().to_reg(), &here)?,
-                },
+                Lowered::Spill { slot: s, reg: r } => {
+                    let from = reg(r.to_reg(), &here)?;
+                    Move {
+                        from,
+                        to: slot(s, class_of(from)),
+                    }
+                }
+                Lowered::Reload { reg: r, slot: s } => {
+                    let to = reg(r.to_reg().to_reg(), &here)?;
+                    Move {
+                        from: slot(s, class_of(to)),
+                        to,
+                    }
+                }
                 Lowered::Move { dst, src } => Move {
                     from: reg(src.to_reg(), &here)?,
                     to: reg(dst.to_reg().to_reg(), &here)?,
@@ -85,4 +98,12 @@ pub fn lift(
         }
     }
     Ok(out)
+}
+
+/// The class of a register allocation (spills and reloads name one).
+fn class_of(a: Allocation) -> allocator::RegClass {
+    match a {
+        Allocation::Reg(r) => r.class(),
+        _ => allocator::RegClass::Int,
+    }
 }

@@ -135,6 +135,8 @@ pub struct Universe {
     /// The universe index of each of ours ([`PReg::index`]), `u8::MAX` if
     /// unlisted.
     index: Vec<u8>,
+    /// How the machine's values sit in spill slots.
+    pub slots: allocator::SlotGeometry,
 }
 
 impl Universe {
@@ -201,6 +203,7 @@ impl Universe {
                 allocable_by_class: by_class,
             },
             pregs,
+            slots: env.slots,
             index,
         }
     }
@@ -227,6 +230,7 @@ pub struct LoweredFunc<'a> {
     allocable: usize,
     /// One per operand of ours, in the function's flat operand order.
     pub sources: Vec<Source>,
+    slots: allocator::SlotGeometry,
 }
 
 /// Why a valid case of ours has no lowered form.
@@ -245,6 +249,7 @@ impl<'a> LoweredFunc<'a> {
             num_vregs: func.num_vregs(),
             allocable: universe.universe.allocable,
             sources: vec![Source::Mention(0); func.num_operands()],
+            slots: universe.slots,
         };
         let real = |r: PReg| universe.real(r);
         let mut after: Vec<Lowered> = Vec::new();
@@ -672,8 +677,15 @@ impl rr::Function for LoweredFunc<'_> {
         self.num_vregs
     }
 
-    fn get_spillslot_size(&self, _: rr::RegClass, _: VirtualReg) -> u32 {
-        1
+    /// The crate names a value's run of slots by its first slot; the lift
+    /// renames it when the machine names values by their last.
+    fn get_spillslot_size(&self, class: rr::RegClass, _: VirtualReg) -> u32 {
+        let ours = match class {
+            rr::RegClass::F64 | rr::RegClass::F32 => RegClass::Float,
+            rr::RegClass::V128 => RegClass::Vector,
+            _ => RegClass::Int,
+        };
+        self.slots.size(ours) as u32
     }
 
     fn gen_spill(&self, to_slot: SpillSlot, from_reg: RealReg, _: Option<VirtualReg>) -> Lowered {

@@ -37,6 +37,7 @@ pub fn regalloc_rs() -> Config {
     c.stack_defs = false;
     c.operands_in_registers = true;
     c.branch_defs = false;
+    c.machine.max_slot_size = 8;
     c
 }
 
@@ -46,6 +47,7 @@ pub fn lsra() -> Config {
     c.machine.scratch_always = true;
     c.branch_operands_into_joins = false;
     c.in_place_with_writes = false;
+    c.machine.max_slot_size = 1;
     c
 }
 
@@ -54,5 +56,6 @@ pub fn lsra() -> Config {
 pub fn with_known_bugs(mut c: Config) -> Config {
     c.branch_defs = true;
     c.in_place_with_writes = true;
+    c.machine.max_slot_size = c.machine.max_slot_size.max(8);
     c
 }

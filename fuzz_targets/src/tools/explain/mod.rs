@@ -158,7 +158,7 @@ impl<'a> Model<'a> {
             })
             .collect();
         if errors.is_empty() {
-            if let Err(d) = checker::interp::run(f, out, 0, 100_000) {
+            if let Err(d) = checker::interp::run(f, &case.machine, out, 0, 100_000) {
                 m.from_interp = true;
                 m.place(
                     Some(RowKind::Inst(d.inst)),
