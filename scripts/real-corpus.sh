@@ -2,8 +2,10 @@
 # Selects the real-code corpus (corpus/real/<target>/) from a capture:
 #   scripts/real-corpus.sh CAPTURE_DIR [OUT_DIR]      (default corpus/real)
 # CAPTURE_DIR is scripts/capture.sh's output. Per target and program, from ion's valid
-# cases: the largest function of at most 600 instructions, and every 300th valid case
-# in call order (a spread of sizes and shapes), each file named <program>-<call>.ra.
+# cases: the largest function of at most 600 instructions, the largest of at most 600
+# whose branch passes its own defs on (a try_call), and every 500th valid case of at
+# most 2,000 instructions in call order (a spread of sizes and shapes), each file named
+# <program>-<call>.ra: under 5 MB in all.
 # cargo test replays the selection (fuzz_targets/tests/real_corpus.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,11 +21,13 @@ for dir in "$capture"/*/ion; do
     for program in $(ls "$dir" | sed -n 's/^\(.*\)-[0-9]*\.ra$/\1/p' | sort -u); do
         valid=$(cd "$dir" && "$rafuzz" validate "$program"-*.ra 2>/dev/null | sed -n 's/: ok$//p' || true)
         [ -n "$valid" ] || continue
-        largest=$(for f in $valid; do
-            n=$(grep -c '^    inst' "$dir/$f")
-            [ "$n" -le 600 ] && echo "$n $f"
-        done | sort -n | tail -n 1 | cut -d' ' -f2)
-        for f in $largest $(echo "$valid" | awk 'NR % 300 == 1'); do
+        sizes=$(for f in $valid; do echo "$(grep -c '^    inst' "$dir/$f") $f"; done)
+        largest=$(echo "$sizes" | awk '$1 <= 600' | sort -n | tail -n 1 | cut -d' ' -f2)
+        try_call=$(echo "$sizes" | awk '$1 <= 600' | sort -n | while read -r n f; do
+            if grep -q '^    inst[0-9]*: branch .*def:' "$dir/$f"; then echo "$f"; fi
+        done | tail -n 1)
+        spread=$(echo "$sizes" | awk '$1 <= 2000' | awk 'NR % 500 == 1 {print $2}')
+        for f in $largest $try_call $spread; do
             cp "$dir/$f" "$out/$short/$f"
         done
     done

@@ -239,9 +239,11 @@ pub enum Command {
         /// Print the input bytes instead of the case (to seed a corpus).
         #[arg(long, conflicts_with = "stats")]
         raw: bool,
-        /// Generate COUNT cases (seeds SEED, SEED+1, ...) and print statistics.
-        #[arg(long, value_name = "COUNT")]
-        stats: Option<usize>,
+        /// Print statistics of case sets side by side, one column each: a
+        /// COUNT generates that many cases (seeds SEED, SEED+1, ...); a
+        /// directory or .ra file reads those cases (a capture, a corpus).
+        #[arg(long, value_name = "COUNT|PATH", num_args = 1..)]
+        stats: Vec<String>,
         #[command(flatten)]
         narrow: Narrow,
     },

@@ -62,17 +62,20 @@ pub fn gen(seed: u64, size: usize, raw: bool, narrowing: &Narrowing, out: &mut d
     0
 }
 
-/// `rafuzz gen --stats COUNT [--size BYTES] [--seed S]`: what the generator
-/// produces over COUNT inputs (input `i` is `seeded_bytes(S + i, BYTES)`);
-/// with a narrowing, each feature's share beside the default config's.
+/// `rafuzz gen --stats COUNT|PATH... [--size BYTES] [--seed S]`: case sets
+/// side by side, one column per argument. A COUNT is that many generated
+/// cases (input `i` is `seeded_bytes(S + i, BYTES)`), under the narrowing
+/// given, and beside the default config's when there is a narrowing and no
+/// other column; a PATH is the `.ra` cases of a directory (not its
+/// subdirectories) or a file. Exit 1 when a case is invalid.
 pub fn gen_stats(
-    count: usize,
+    sets: &[String],
     size: usize,
     seed: u64,
     narrowing: &Narrowing,
     out: &mut dyn Write,
 ) -> i32 {
-    let measure = |config: &ssagen::Config| {
+    let generated = |count: usize, config: &ssagen::Config| {
         let mut stats = ssagen::stats::GenStats::default();
         for i in 0..count as u64 {
             let bytes = seeded_bytes(seed.wrapping_add(i), size);
@@ -84,22 +87,59 @@ pub fn gen_stats(
         }
         stats
     };
-    let default = ssagen::Config::default();
-    let stats = measure(&narrowing.config(&DEFAULT));
-    let reference = (!narrowing.is_empty()).then(|| measure(&default));
     let what = match narrowing.args() {
-        a if a.is_empty() => String::new(),
-        a => format!(" ({})", a.join(" ")),
+        a if a.is_empty() => "generated".to_string(),
+        a => a.join(" "),
     };
+    let mut columns: Vec<(String, ssagen::stats::GenStats)> = Vec::new();
+    let mut status = 0;
+    for set in sets {
+        if let Ok(count) = set.parse::<usize>() {
+            let stats = generated(count, &narrowing.config(&DEFAULT));
+            status |= i32::from(stats.valid != stats.cases);
+            columns.push((what.clone(), stats));
+            continue;
+        }
+        let mut stats = ssagen::stats::GenStats::default();
+        for path in case_files(Path::new(set)) {
+            match load_case(&path, out) {
+                Some((case, _)) => {
+                    let valid = ssagen::feasibility::check_case(&case).is_ok();
+                    stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
+                    status |= i32::from(!valid);
+                }
+                None => status = 1,
+            }
+        }
+        columns.push((set.clone(), stats));
+    }
+    if columns.len() == 1 && !narrowing.is_empty() && sets[0].parse::<usize>().is_ok() {
+        let count = sets[0].parse::<usize>().unwrap_or(0);
+        columns.push(("default config".into(), generated(count, &ssagen::Config::default())));
+    }
+    let refs: Vec<(String, &ssagen::stats::GenStats)> =
+        columns.iter().map(|(t, g)| (t.clone(), g)).collect();
     let _ = write!(
         out,
-        "inputs of {size} bytes{what}\n{}",
-        stats.report(reference.as_ref())
+        "generated inputs of {size} bytes\n{}",
+        ssagen::stats::GenStats::table(&refs)
     );
-    if stats.valid == stats.cases {
-        0
-    } else {
-        1
+    status
+}
+
+/// The `.ra` files of a directory, sorted (not its subdirectories), or the
+/// path itself when it is not a directory.
+fn case_files(path: &Path) -> Vec<std::path::PathBuf> {
+    match std::fs::read_dir(path) {
+        Ok(d) => {
+            let mut v: Vec<_> = d
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ra"))
+                .collect();
+            v.sort();
+            v
+        }
+        Err(_) => vec![path.to_path_buf()],
     }
 }
 

@@ -100,16 +100,16 @@ pub fn main() -> i32 {
             seed,
             size,
             raw,
-            stats: None,
+            stats,
             narrow,
-        } => gen(seed, size, raw, &narrow.parse(), &mut out),
+        } if stats.is_empty() => gen(seed, size, raw, &narrow.parse(), &mut out),
         Command::Gen {
             seed,
             size,
-            stats: Some(count),
+            stats,
             narrow,
             ..
-        } => gen_stats(count, size, seed, &narrow.parse(), &mut out),
+        } => gen_stats(&stats, size, seed, &narrow.parse(), &mut out),
     };
     let _ = std::io::Write::flush(&mut out);
     status
