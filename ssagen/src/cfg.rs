@@ -11,7 +11,7 @@
 //! reducible); in irreducible mode targets are free.
 
 use crate::choices::Choices;
-use crate::config::Config;
+use crate::config::{Config, Sizes};
 use allocator::analysis::cfg::Graph;
 use allocator::Block;
 
@@ -95,9 +95,26 @@ fn keeps_structure(e: UnitEdge, placed: &[UnitEdge]) -> bool {
     })
 }
 
+/// Units drawn as [`Sizes::Skewed`] says.
+fn skewed_units(c: &mut Choices, typical: usize, largest: usize, max_blocks: usize) -> usize {
+    let tail = c.int(0, 63) == 0;
+    let x = c.int(0, 1 << 16) as f64 / (1 << 16) as f64;
+    let units = if tail {
+        (largest.max(1) as f64).powf(x)
+    } else {
+        (typical.max(1) as f64).powf(x.powf(2.5))
+    };
+    (units.round() as usize).clamp(1, max_blocks.max(1))
+}
+
 pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
-    let max_units = (1 + input_len / cfg.bytes_per_unit.max(1)).min(cfg.max_blocks.max(1));
-    let n_units = c.int(1, max_units);
+    let n_units = match cfg.sizes {
+        Sizes::ByInput => {
+            let max = (1 + input_len / cfg.bytes_per_unit.max(1)).min(cfg.max_blocks.max(1));
+            c.int(1, max)
+        }
+        Sizes::Skewed { typical, largest } => skewed_units(c, typical, largest, cfg.max_blocks),
+    };
     let budget = cfg.max_blocks.max(1);
     // Per unit: its A block, and its C block when it is a triad.
     let mut a_block = Vec::with_capacity(n_units);
@@ -142,6 +159,9 @@ pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
             continue; // returns
         }
         let mut to = c.int(0, n_units - 1);
+        if to <= u && cfg.back_edge_sixteenths < 16 && !c.chance(cfg.back_edge_sixteenths as u32, 16) {
+            continue; // returns instead of closing a loop
+        }
         if !cfg.irreducible && !keeps_structure(UnitEdge { from: u, to }, &placed) {
             to = u; // a loop of A and C alone never bypasses anything
         }

@@ -16,21 +16,53 @@ pub struct Choices<'a, 'b> {
     u: &'b mut Unstructured<'a>,
     data: &'a [u8],
     pos: usize,
+    /// Once the bytes run out, a splitmix64 stream seeded by them, if the
+    /// caller asked for one ([`Choices::extend`]).
+    stream: Option<u64>,
 }
 
 impl<'a, 'b> Choices<'a, 'b> {
     pub fn new(u: &'b mut Unstructured<'a>) -> Self {
         let data = u.peek_bytes(u.len()).unwrap_or(&[]);
-        Choices { u, data, pos: 0 }
+        Choices {
+            u,
+            data,
+            pos: 0,
+            stream: None,
+        }
+    }
+
+    /// Goes on drawing, once the bytes run out, from a deterministic stream
+    /// seeded by all the bytes: a short input then stands for a function of
+    /// any size (the profiles that reach real code's largest functions),
+    /// and the same input always gives the same case.
+    pub fn extend(&mut self) {
+        let seed = self.data.iter().fold(0x9e37_79b9_7f4a_7c15u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        self.stream = Some(seed);
     }
 
     pub fn is_empty(&self) -> bool {
-        self.pos >= self.data.len()
+        self.stream.is_none() && self.pos >= self.data.len()
     }
 
-    /// Bytes not consumed yet.
+    /// Bytes not consumed yet (unbounded once extended).
     pub fn remaining(&self) -> usize {
-        self.data.len().saturating_sub(self.pos)
+        match self.stream {
+            Some(_) => usize::MAX / 8,
+            None => self.data.len().saturating_sub(self.pos),
+        }
+    }
+
+    /// The next byte of the extension stream.
+    fn streamed(&mut self) -> Option<u8> {
+        let s = self.stream.as_mut()?;
+        *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Some((z ^ (z >> 31)) as u8)
     }
 
     /// Bytes consumed so far.
@@ -46,10 +78,16 @@ impl<'a, 'b> Choices<'a, 'b> {
         }
         let mut x = 0u32;
         for _ in 0..n {
-            let Some(&b) = self.data.get(self.pos) else {
-                break;
+            let b = match self.data.get(self.pos) {
+                Some(&b) => {
+                    self.pos += 1;
+                    b
+                }
+                None => match self.streamed() {
+                    Some(b) => b,
+                    None => break,
+                },
             };
-            self.pos += 1;
             x = (x << 8) | b as u32;
         }
         x

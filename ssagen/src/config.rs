@@ -55,6 +55,34 @@ pub struct Config {
     pub stack_defs: bool,
     /// Float and vector values besides int ones.
     pub multiple_classes: bool,
+    /// With `calls`: how many of 16 instructions are calls.
+    pub call_rate: u8,
+    /// With `early_defs`: how many eighths of the defs that may be early
+    /// are (8: all of the one in eight drawn).
+    pub early_def_eighths: u8,
+    /// With `branch_defs`: how many of 16 branches with two successors or
+    /// more define values.
+    pub branch_def_rate: u8,
+    /// With `multiple_classes`: in how many of 16 cases values of several
+    /// classes appear (16: all; drawn per case).
+    pub multi_class_sixteenths: u8,
+    /// With `constraints.reuse`: how many quarters of the defs drawn may
+    /// `reuse` an input (1: one in four).
+    pub reuse_quarters: u8,
+    /// How many of 16 blocks after the entry get parameters (8: half).
+    pub block_param_rate: u8,
+    /// How many of 16 jumps that would close a loop do (16: all; the
+    /// others return).
+    pub back_edge_sixteenths: u8,
+    /// Uses read one of the latest this many int values fifteen times in
+    /// sixteen (0: any available value, uniformly).
+    pub recent_uses: usize,
+    /// The entry's first instruction defines the function's arguments in
+    /// `fixed` int registers, as a calling convention does.
+    pub entry_args: bool,
+    /// With `multiple_classes`: the relative weights of int, float and
+    /// vector values (a class the machine gives no register must weigh 0).
+    pub class_weights: [u32; 3],
     /// Which uses of one vreg one instruction may hold together.
     pub repeated_uses: RepeatedUses,
     /// Reuse as regalloc2 understands it: the reused input is a `reg` use,
@@ -77,6 +105,23 @@ pub struct Config {
     /// [`crate::swarm`]). Off (the default): every case uses the config as
     /// it is.
     pub swarm: bool,
+    /// How the number of CFG units (one or three blocks each) is drawn.
+    pub sizes: Sizes,
+}
+
+/// How big a case is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sizes {
+    /// Uniform up to what the input pays for (`1 + len / bytes_per_unit`
+    /// units, at most `max_blocks`): longer inputs, larger cases.
+    ByInput,
+    /// Skewed as compiled code is: most cases small, a few very large. With
+    /// probability 63 in 64 the units are `typical^(x^2.5)` for `x` uniform
+    /// in [0, 1] (half of the cases at most about `typical^0.18`), else
+    /// log-uniform up to `largest`; capped by `max_blocks`. The input is
+    /// extended by a stream seeded by it ([`crate::choices::Choices::extend`]),
+    /// so a short input can stand for the largest function.
+    Skewed { typical: usize, largest: usize },
 }
 
 /// A feature the generator can leave out: its name, as `rafuzz gen --stats`
@@ -152,6 +197,9 @@ pub struct MachineProfile {
     /// register the machine does not allocate): values are moved into and
     /// out of it around those operands.
     pub fixed_unlisted: bool,
+    /// A fixed machine instead of a drawn one (a real target's: the
+    /// `cranelift` profiles), with its slot sizes.
+    pub preset: Option<fn() -> allocator::MachineEnv>,
     /// The most spill slots a class's values may fill (a power of two; 1:
     /// one slot per value), and with more than one, slots may be named by a
     /// value's last slot, as regalloc2 lets Cranelift ask.
@@ -188,6 +236,16 @@ impl Default for Config {
             branch_def_args_shared: true,
             stack_defs: true,
             multiple_classes: true,
+            call_rate: 1,
+            early_def_eighths: 8,
+            branch_def_rate: 1,
+            entry_args: false,
+            multi_class_sixteenths: 16,
+            reuse_quarters: 1,
+            block_param_rate: 8,
+            back_edge_sixteenths: 16,
+            recent_uses: 0,
+            class_weights: [6, 3, 2],
             repeated_uses: RepeatedUses {
                 allowed: true,
                 stack: true,
@@ -204,9 +262,11 @@ impl Default for Config {
                 fixed_stack: true,
                 fixed_unlisted: true,
                 max_slot_size: 16,
+                preset: None,
             },
             weights: [3, 4, 1, 2, 1],
             swarm: false,
+            sizes: Sizes::ByInput,
         }
     }
 }

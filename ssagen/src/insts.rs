@@ -112,7 +112,9 @@ impl Preorder {
 pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) -> Function {
     let n = sk.num_blocks();
     let (alloc, fixable) = machine_masks(env, cfg.machine.fixed_unlisted);
-    let classes: &'static [RegClass] = if cfg.multiple_classes {
+    let several = cfg.multiple_classes
+        && (cfg.multi_class_sixteenths >= 16 || c.chance(cfg.multi_class_sixteenths as u32, 16));
+    let classes: &'static [RegClass] = if several {
         &RegClass::ALL
     } else {
         &RegClass::ALL[..1]
@@ -122,10 +124,14 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     let mut drawn_start = Vec::with_capacity(n + 1);
     drawn_start.push(0u32);
     for b in 0..n {
-        if b > 0 && cfg.max_block_params > 0 && c.chance(1, 2) {
+        let params = |c: &mut Choices| match cfg.block_param_rate {
+            8 => c.chance(1, 2),
+            r => c.chance(r.min(16) as u32, 16),
+        };
+        if b > 0 && cfg.max_block_params > 0 && params(c) {
             for _ in 0..c.int(1, cfg.max_block_params) {
                 let byte = c.byte();
-                drawn.push(class_from(classes, byte));
+                drawn.push(class_from(classes, &cfg.class_weights, byte));
             }
         }
         drawn_start.push(drawn.len() as u32);
@@ -186,10 +192,10 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
 }
 
 /// Int values dominate real code; floats and vectors still show up.
-fn class_from(classes: &[RegClass], b: u8) -> RegClass {
+fn class_from(classes: &[RegClass], weights: &[u32; 3], b: u8) -> RegClass {
     match classes.len() {
         1 => RegClass::Int,
-        _ => RegClass::ALL[weighted_from(b, &[6, 3, 2])],
+        _ => RegClass::ALL[weighted_from(b, weights)],
     }
 }
 
@@ -222,7 +228,7 @@ impl Gen<'_, '_, '_> {
     }
 
     fn class_from(&self, b: u8) -> RegClass {
-        class_from(self.classes, b)
+        class_from(self.classes, &self.cfg.class_weights, b)
     }
 
     fn new_vreg(&mut self, class: RegClass) -> VReg {
@@ -233,6 +239,13 @@ impl Gen<'_, '_, '_> {
 
     /// A value available now, of any class.
     fn pick_value(&mut self) -> Option<VReg> {
+        // Compiled code reads mostly what it just computed: with
+        // `recent_uses`, fifteen times in sixteen one of the latest int values.
+        let recent = self.cfg.recent_uses.min(self.avail[0].len());
+        if recent > 0 && self.c.chance(15, 16) {
+            let ints = &self.avail[0];
+            return Some(ints[ints.len() - 1 - self.c.int(0, recent - 1)]);
+        }
         let total: usize = self.avail.iter().map(Vec::len).sum();
         if total == 0 {
             return None;
@@ -255,6 +268,9 @@ impl Gen<'_, '_, '_> {
             self.avail[v.class().index()].push(v);
         }
         self.b.block(&self.params);
+        if b == 0 && self.cfg.entry_args {
+            self.entry_args();
+        }
         let n = if self.cfg.insts {
             self.c.int(0, self.cfg.max_insts_per_block)
         } else {
@@ -372,13 +388,33 @@ impl Gen<'_, '_, '_> {
         }
     }
 
+    /// The function's arguments: one to three int values defined in
+    /// distinct `fixed` registers by the entry's first instruction, as a
+    /// calling convention hands them over.
+    fn entry_args(&mut self) {
+        let mut pr = PointRegs::default();
+        self.uses.clear();
+        self.defs.clear();
+        let span = Span::of_kind(OperandKind::Def, OperandPos::Late);
+        for _ in 0..self.c.int(1, 3) {
+            let Some(hw) = self.c.bit(pr.free(RegClass::Int, span, self.fixable[0])) else {
+                break;
+            };
+            pr.take(RegClass::Int, span, hw);
+            let v = self.new_vreg(RegClass::Int);
+            let fixed = OperandConstraint::FixedReg(PReg::new(hw, RegClass::Int));
+            self.defs.push((Operand::def(v, fixed), Some(hw)));
+        }
+        self.emit(Opcode::Op, false, false, &[]);
+    }
+
     /// An ordinary or call-like instruction.
     fn op(&mut self) {
         // The instruction's shape from one 16-bit draw; all-zero bits are the
         // plainest instruction (no operands, no clobbers), so an exhausted
         // input winds down.
         let shape = self.c.word();
-        let call = self.cfg.calls && shape & 0xf == 0xf;
+        let call = self.cfg.calls && (shape & 0xf) as u8 >= 16 - self.cfg.call_rate.min(16);
         let clobbers = !call && self.cfg.clobbers && (shape >> 4) & 3 == 3;
         let nonalloc = self.cfg.nonalloc && (shape >> 6) & 0xf == 0xf;
         let defs_first = (shape >> 10) & 1 == 1;
@@ -470,8 +506,12 @@ impl Gen<'_, '_, '_> {
             let v = VReg::new(self.next_vreg, class);
             let early = self.cfg.early_defs
                 && (d >> 8) & 7 == 7
+                && ((d >> 13) as u8) < self.cfg.early_def_eighths
                 && (self.cfg.in_place_with_writes || !self.writes_registers(pr));
-            if !early && self.cfg.constraints.reuse && (d >> 11) & 3 == 3 {
+            if !early
+                && self.cfg.constraints.reuse
+                && ((d >> 11) & 3) as u8 >= 4 - self.cfg.reuse_quarters.min(4)
+            {
                 if let Some(op) = self.reuse_def(pr, v) {
                     self.next_vreg += 1;
                     self.defs.push((op, None));
@@ -665,22 +705,39 @@ impl Gen<'_, '_, '_> {
             // Defs on branches only with two or more successors: each then
             // has this block as its only predecessor, so a value the branch
             // writes can be moved at the top of each successor.
-            if self.cfg.branch_defs && succs.len() >= 2 && self.c.chance(1, 16) {
+            if self.cfg.branch_defs
+                && succs.len() >= 2
+                && self.c.chance(self.cfg.branch_def_rate.min(16) as u32, 16)
+            {
                 let class = self.class();
                 let late = Span {
                     early: false,
                     late: true,
                 };
-                if let Some((mut constraint, _)) = self.def_constraint(&mut pr, class, late, false)
-                {
-                    if !self.cfg.branch_defs_in_registers
-                        && matches!(
-                            constraint,
-                            OperandConstraint::Reg
-                                | OperandConstraint::Limit(_)
-                                | OperandConstraint::Reuse(_)
-                        )
+                let mut drawn = self.def_constraint(&mut pr, class, late, false);
+                if self.cfg.weights[0] == 0 && !self.cfg.branch_defs_in_registers {
+                    // Cranelift's try_call results: in the return registers.
+                    if let Some(hw) = self.c.bit(pr.free(class, late, self.fixable[class.index()]))
                     {
+                        pr.take(class, late, hw);
+                        drawn = Some((OperandConstraint::FixedReg(PReg::new(hw, class)), Some(hw)));
+                    }
+                }
+                // A config without `any` operands keeps the branch's `fixed`
+                // defs only (Cranelift's try_call results).
+                let kept = |c: &OperandConstraint| {
+                    self.cfg.branch_defs_in_registers
+                        || self.cfg.weights[0] != 0
+                        || matches!(c, OperandConstraint::FixedReg(_) | OperandConstraint::Stack)
+                };
+                if let Some((mut constraint, _)) = drawn.filter(|d| kept(&d.0)) {
+                    let in_register = matches!(
+                        constraint,
+                        OperandConstraint::Reg
+                            | OperandConstraint::Limit(_)
+                            | OperandConstraint::Reuse(_)
+                    );
+                    if !self.cfg.branch_defs_in_registers && in_register {
                         constraint = OperandConstraint::Any;
                     }
                     let v = self.new_vreg(class);
@@ -717,7 +774,12 @@ impl Gen<'_, '_, '_> {
     /// `op def:vN:any`, defining a fresh value of `class`.
     fn define_any(&mut self, class: RegClass) -> VReg {
         let v = self.new_vreg(class);
-        self.b.push_operand(Operand::def(v, OperandConstraint::Any));
+        // Without `any` operands (the cranelift profiles), a register.
+        let constraint = match self.cfg.weights[0] {
+            0 => OperandConstraint::Reg,
+            _ => OperandConstraint::Any,
+        };
+        self.b.push_operand(Operand::def(v, constraint));
         self.b.end_inst(Opcode::Op);
         self.avail[class.index()].push(v);
         v

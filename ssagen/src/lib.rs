@@ -30,6 +30,9 @@ use arbitrary::Unstructured;
 pub fn generate(u: &mut Unstructured, config: &Config) -> Case {
     let input_len = u.len();
     let mut c = Choices::new(u);
+    if matches!(config.sizes, config::Sizes::Skewed { .. }) {
+        c.extend();
+    }
     let swarmed;
     let config = if config.swarm {
         swarmed = swarm::draw(&mut c, config);

@@ -37,6 +37,9 @@ pub fn draw_slots(c: &mut Choices, max: usize, slots: &mut SlotGeometry) {
 }
 
 pub fn generate(c: &mut Choices, p: &MachineProfile) -> MachineEnv {
+    if let Some(preset) = p.preset {
+        return preset();
+    }
     let mut env = MachineEnv::default();
     let lo = p.min_regs.clamp(1, 32);
     let hi = p.max_regs.clamp(lo, 32);

@@ -214,7 +214,8 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 10_000)]
         max_insts: usize,
         /// Generator configuration: default, regalloc2, regalloc2_fastalloc,
-        /// regalloc_rs, regalloc_rs_lsra.
+        /// regalloc_rs, regalloc_rs_lsra, cranelift, cranelift-aarch64,
+        /// cranelift-riscv64.
         #[arg(long, value_name = "P", default_value = "default")]
         profile: String,
         /// Seed of the byte stream the cases are cut from.
@@ -352,8 +353,9 @@ impl LimitArgs {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct Narrow {
     /// Generate the cases of this profile (default, regalloc2,
-    /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra) in every target
-    /// that generates cases.
+    /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra; cranelift,
+    /// cranelift-aarch64, cranelift-riscv64: real code's shape) in every
+    /// target that generates cases.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
     /// Leave these features out of the generated cases (names as in

@@ -9,6 +9,7 @@
 //! An outside program registered at run time (`--allocator cmd:...`) is
 //! no entry: it joins [`allocators`] once registered.
 
+pub mod cranelift;
 pub mod entry;
 
 pub use entry::{Build, Entry, Family, Profile, Settings, DEFAULT};
@@ -134,7 +135,7 @@ pub fn allocator_name(name: &str) -> &'static str {
 }
 
 /// The profiles `--profile` names: [`DEFAULT`], then each entry's, in
-/// registry order.
+/// registry order, then the `cranelift` ones ([`cranelift::ALL`]).
 pub fn profiles() -> Vec<&'static Profile> {
     let mut v: Vec<&'static Profile> = vec![&DEFAULT];
     for p in entries().iter().filter_map(|e| e.profile) {
@@ -142,6 +143,7 @@ pub fn profiles() -> Vec<&'static Profile> {
             v.push(p);
         }
     }
+    v.extend(cranelift::ALL);
     v
 }
 

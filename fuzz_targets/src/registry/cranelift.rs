@@ -1,0 +1,160 @@
+//! The `cranelift` profiles: generated cases shaped like the allocation
+//! problems Cranelift 0.135.8 poses on real programs (docs/real-code.md),
+//! one per target, on that target's own machine. Fuzzing an allocator under
+//! one fuzzes exactly Cranelift's input domain: `reg`, `fixed` and `reuse`
+//! operands only (no `any`, `stack`, `limit`, `nonalloc`, late use or
+//! unlisted register), calls in nearly every function, `try_call`-like
+//! branches passing their own defs on, the target's slot sizes, and sizes
+//! skewed as compiled functions are (median in the twenties, a tail to
+//! tens of thousands of instructions). `rafuzz gen --stats 2000 --profile
+//! cranelift corpus/real/x86_64` shows the calibration beside real code.
+
+use super::entry::Profile;
+use allocator::MachineEnv;
+use ssagen::config::Sizes;
+use ssagen::Config;
+
+/// x86-64: Cranelift's machine (no vector class; floats fill two slots).
+pub static X86_64: Profile = Profile {
+    name: "cranelift",
+    config: x86_64,
+    with_known_bugs: crate::outside::ra2::profile::with_known_bugs,
+    differential_share: (0, 1),
+};
+
+/// aarch64.
+pub static AARCH64: Profile = Profile {
+    name: "cranelift-aarch64",
+    config: aarch64,
+    with_known_bugs: crate::outside::ra2::profile::with_known_bugs,
+    differential_share: (0, 1),
+};
+
+/// riscv64 (with the vector extension: vectors fill sixteen slots).
+pub static RISCV64: Profile = Profile {
+    name: "cranelift-riscv64",
+    config: riscv64,
+    with_known_bugs: crate::outside::ra2::profile::with_known_bugs,
+    differential_share: (0, 1),
+};
+
+/// The three, x86-64 first.
+pub static ALL: [&Profile; 3] = [&X86_64, &AARCH64, &RISCV64];
+
+/// What the three targets share.
+fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> Config {
+    let mut c = Config::default();
+    c.constraints.stack = false;
+    c.constraints.limit = false;
+    c.constraints.reuse = reuse;
+    // any, reg, stack, fixed, limit (calls weigh `fixed` four times more).
+    c.weights = [0, 30, 0, 2, 0];
+    c.operands_in_registers = true;
+    c.early_def_eighths = 1;
+    c.branch_def_rate = 4;
+    c.entry_args = true;
+    c.call_rate = 4;
+    c.multi_class_sixteenths = 2;
+    c.block_param_rate = 12;
+    c.back_edge_sixteenths = 4;
+    c.recent_uses = 6;
+    c.stack_defs = false;
+    c.late_uses = false;
+    // What regalloc2 takes: ion holds a `reuse` instruction's other uses
+    // to the late point, and a vreg read twice in two late fixed
+    // registers is its known bug (which Cranelift reaches: --no-suppress).
+    c.reuse_holds_uses = true;
+    c.repeated_uses.late_fixed = false;
+    c.nonalloc = false;
+    c.irreducible = false;
+    c.branch_operands_into_joins = false;
+    c.branch_defs_in_registers = false;
+    c.branch_def_args_shared = false;
+    c.class_weights = class_weights;
+    c.max_block_params = 2;
+    c.max_insts_per_block = 8;
+    c.max_blocks = 14_000;
+    c.sizes = Sizes::Skewed {
+        typical: 120,
+        largest: 7_000,
+    };
+    c.machine.preset = Some(preset);
+    c.machine.scratch = false;
+    c.machine.fixed_stack = false;
+    c.machine.fixed_unlisted = false;
+    c.machine.max_slot_size = 1;
+    c
+}
+
+/// The config of [`X86_64`].
+pub fn x86_64() -> Config {
+    common(machine_x86_64, [24, 1, 0], true)
+}
+
+/// The config of [`AARCH64`].
+pub fn aarch64() -> Config {
+    common(machine_aarch64, [24, 1, 0], true)
+}
+
+/// The config of [`RISCV64`].
+pub fn riscv64() -> Config {
+    common(machine_riscv64, [24, 1, 1], false)
+}
+
+fn machine(text: &str) -> MachineEnv {
+    let src = format!("machine\n{text}end\nfunction\n  block0:\n    inst0: ret\nend\n");
+    allocator::ir::text::parse_and_validate(src.as_bytes())
+        .expect("a preset machine parses")
+        .0
+        .machine
+}
+
+/// As Cranelift 0.135.8 describes x86-64 to regalloc2 (SysV).
+fn machine_x86_64() -> MachineEnv {
+    machine(
+        "  int preferred p0i p1i p2i p6i p7i p8i p9i p10i p11i nonpreferred p3i p12i-p15i scratch none
+  float preferred p0f-p7f nonpreferred p8f-p15f scratch none slot_size 2
+  vector preferred none nonpreferred none scratch none
+",
+    )
+}
+
+/// As Cranelift 0.135.8 describes aarch64 to regalloc2.
+fn machine_aarch64() -> MachineEnv {
+    machine(
+        "  int preferred p0i-p15i nonpreferred p19i-p28i scratch none
+  float preferred p0f-p7f p16f-p31f nonpreferred p8f-p15f scratch none slot_size 2
+  vector preferred none nonpreferred none scratch none
+",
+    )
+}
+
+/// As Cranelift 0.135.8 describes riscv64gc with the vector extension.
+fn machine_riscv64() -> MachineEnv {
+    machine(
+        "  int preferred p10i-p15i nonpreferred p5i-p7i p9i p16i-p29i scratch none
+  float preferred p10f-p15f nonpreferred p0f-p9f p16f-p31f scratch none
+  vector preferred p8v-p15v nonpreferred p0v-p7v p16v-p31v scratch none slot_size 16
+",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each preset is the machine the capture recorded for its target, in
+    /// the corpus (`corpus/real/<target>/`).
+    #[test]
+    fn presets_are_the_captured_machines() {
+        for (preset, dir) in [
+            (machine_x86_64 as fn() -> MachineEnv, "x86_64"),
+            (machine_aarch64, "aarch64"),
+            (machine_riscv64, "riscv64gc"),
+        ] {
+            let files = allocator::fixtures::ra_files(&format!("corpus/real/{dir}"));
+            let case = allocator::fixtures::read_case(&files[0]);
+            assert_eq!(case.machine, preset(), "{dir}");
+        }
+    }
+}
