@@ -12,7 +12,9 @@
 # RAFUZZ_PROFILE and RAFUZZ_WITHOUT narrow the generated cases (README, "Cases your
 # allocator takes"), RAFUZZ_NO_SUPPRESS=1 runs regalloc2 on its known bugs and
 # RAFUZZ_SWARM=1 turns on swarm generation: the wrappers read them, the built-in engine
-# and the printed replay command get them as flags.
+# and the printed replay command get them as flags. RAFUZZ_SEEDS=DIR adds the .ra cases
+# of DIR (corpus/real/x86_64, say) to the seeds: every engine then mutates them as cases
+# (libFuzzer through the wrapper's custom mutator, the built-in engine with --seeds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -29,6 +31,9 @@ if [ -d "corpus/$target" ] && [ -n "$(ls -A "corpus/$target")" ]; then
     cp "corpus/$target"/* "$work/corpus/"
 else
     printf 'seed' > "$work/corpus/seed"
+fi
+if [ -n "${RAFUZZ_SEEDS:-}" ]; then
+    cp "$RAFUZZ_SEEDS"/*.ra "$work/corpus/"
 fi
 
 timeout=${TIMEOUT:-10}
@@ -56,6 +61,8 @@ narrow=()
 [ -n "${RAFUZZ_WITHOUT:-}" ] && narrow+=(--without "$RAFUZZ_WITHOUT")
 [ -n "${RAFUZZ_NO_SUPPRESS:-}" ] && [ "$RAFUZZ_NO_SUPPRESS" != 0 ] && narrow+=(--no-suppress)
 [ -n "${RAFUZZ_SWARM:-}" ] && [ "$RAFUZZ_SWARM" != 0 ] && narrow+=(--swarm)
+seeds=()
+[ -n "${RAFUZZ_SEEDS:-}" ] && seeds+=(--seeds "$RAFUZZ_SEEDS")
 
 report() { # report FILE
     echo "CRASH found by $engine in $target: $1"
@@ -70,7 +77,7 @@ builtin)
     # The built-in engine only reads corpus/<target>; it keeps its finds in memory.
     ./target/release/rafuzz fuzz --target "$target" --time "$secs" --corpus "$root/corpus" \
         --timeout "$timeout" --rss-limit-mb "$rss_limit_mb" ${narrow[@]+"${narrow[@]}"} \
-        --artifacts "$root/artifacts/builtin" || status=$?
+        ${seeds[@]+"${seeds[@]}"} --artifacts "$root/artifacts/builtin" || status=$?
     exit $status
     ;;
 libfuzzer)

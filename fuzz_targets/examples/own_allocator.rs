@@ -62,6 +62,7 @@ fn main() {
         max_len: 8192,
         progress: Duration::from_secs(10),
         save_corpus: None,
+        seeds: Vec::new(),
         cross_check: false,
         isolation: None,
         slow: None,

@@ -17,6 +17,7 @@ fn options(targets: Vec<fuzz_targets::targets::Target>, dir: &std::path::Path) -
         max_len: 64,
         progress: Duration::from_secs(3600),
         save_corpus: None,
+        seeds: Vec::new(),
         cross_check: false,
         isolation: None,
         slow: None,

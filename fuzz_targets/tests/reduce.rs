@@ -88,6 +88,7 @@ fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
             max_len: 4096,
             progress: Duration::from_secs(3600),
             save_corpus: None,
+            seeds: Vec::new(),
             cross_check: false,
             isolation: None,
             slow: None,

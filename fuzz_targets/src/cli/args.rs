@@ -93,6 +93,12 @@ pub enum Command {
         /// Write each input that reaches a new feature to DIR/<target>/.
         #[arg(long, value_name = "DIR")]
         save_corpus: Option<PathBuf>,
+        /// Case seeds for every target whose input is a case: the `.ra`
+        /// files of DIR (repeatable; e.g. corpus/real/x86_64), mutated as
+        /// cases (insert, delete, duplicate, constraint, use, clobber,
+        /// split, parameter, swap) as well as generated from.
+        #[arg(long, value_name = "DIR")]
+        seeds: Vec<PathBuf>,
         /// Longest time spent reducing each distinct finding.
         #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
         reduce_time: f64,

@@ -130,6 +130,7 @@ fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         max_len,
         stats,
         save_corpus,
+        seeds,
         reduce_time,
         no_reduce,
         allocator,
@@ -201,6 +202,7 @@ fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         keep_going,
         max_len,
         save_corpus,
+        seeds,
         cross_check,
         progress: std::time::Duration::from_secs(
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {

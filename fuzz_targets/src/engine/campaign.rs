@@ -31,6 +31,8 @@ pub struct Options {
     pub progress: Duration,
     /// Write every input that reached a new feature to `DIR/<target>/`.
     pub save_corpus: Option<PathBuf>,
+    /// Folders of `.ra` case seeds for every target whose input is a case.
+    pub seeds: Vec<PathBuf>,
     /// Cross-examine our checker and regalloc2's on every allocation
     /// (see [`Context::cross_check`]).
     pub cross_check: bool,

@@ -1,5 +1,6 @@
-//! The built-in engine's inputs: fresh random bytes or byte-level mutations
-//! of corpus entries.
+//! The built-in engine's inputs: fresh random bytes, byte-level mutations
+//! of corpus entries, or, for an entry that is the text of a case (a `.ra`
+//! seed), structure-aware mutations of the case ([`crate::harness::mutate`]).
 
 use super::campaign::Shared;
 use rand::{Rng, RngCore};
@@ -25,6 +26,17 @@ pub(super) fn make_input(rng: &mut ChaCha8Rng, s: &Shared, max_len: usize) -> Ve
         rng.fill_bytes(&mut v);
         return v;
     };
+    // A case seed is mutated as a case three times in four (the text is
+    // printed back, so the mutant is a case seed too); bytes otherwise.
+    if rng.gen_ratio(3, 4) {
+        if let (Some(config), Some(case)) =
+            (s.target.config(), crate::harness::inputs::case_text(&a))
+        {
+            let steps = rng.gen_range(1..=3);
+            let mutant = crate::harness::mutate::mutate(&case, &config, steps, rng);
+            return allocator::ir::text::print(&mutant).into_bytes();
+        }
+    }
     let mut v = (*a).clone();
     for _ in 0..rng.gen_range(1..=4) {
         mutate(rng, &mut v, &b);

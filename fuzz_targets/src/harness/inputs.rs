@@ -44,3 +44,18 @@ pub fn seeded_bytes(seed: u64, size: usize) -> Vec<u8> {
     rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut bytes);
     bytes
 }
+
+/// The case an input holds as text (a `.ra` seed in a corpus, or a mutant
+/// of one), when it is one: the text of a valid case the generator's
+/// feasibility rules accept, its allocation section dropped. Any other
+/// input is bytes for the generator; a text that starts like a case but
+/// does not parse is bytes too.
+pub fn case_text(data: &[u8]) -> Option<allocator::Case> {
+    if !(data.starts_with(b"machine") || data.starts_with(b"#")) {
+        return None;
+    }
+    let (mut case, _) = allocator::ir::text::parse_and_validate(data).ok()?;
+    case.output = None;
+    ssagen::feasibility::check_case(&case).ok()?;
+    Some(case)
+}

@@ -6,11 +6,13 @@
 //! engine, panics caught as findings, inputs read from disk, heap peaks).
 
 pub mod context;
+pub mod draft;
 pub mod failure;
 pub mod features;
 pub mod heap;
 pub mod inputs;
 pub mod judge;
+pub mod mutate;
 pub mod narrowing;
 pub mod oracle_budget;
 pub mod panics;

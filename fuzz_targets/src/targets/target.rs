@@ -40,8 +40,16 @@ pub enum Decode {
 
 impl Decode {
     /// The case `data` generates and the bytes the generator left, for a
-    /// target whose input is a case; `None` for one that takes bytes.
+    /// target whose input is a case; `None` for one that takes bytes. An
+    /// input that is the text of a case (a `.ra` seed or a mutant of one)
+    /// is that case, with no bytes left.
     pub fn generate<'a>(&self, data: &'a [u8]) -> Option<(Case, &'a [u8])> {
+        if matches!(self, Decode::Bytes) {
+            return None;
+        }
+        if let Some(case) = crate::harness::inputs::case_text(data) {
+            return Some((case, &[]));
+        }
         let generate = |config: &::ssagen::Config, data: &'a [u8]| {
             let mut u = Unstructured::new(data);
             let case = ::ssagen::generate(&mut u, config);
@@ -112,6 +120,16 @@ impl Target {
     /// What `data` finds: the target's failure, or a panic of its code.
     pub fn failure(&self, data: &[u8], ctx: &Context) -> Option<Failure> {
         caught(|| self.check(data, ctx))
+    }
+
+    /// The generator config of the target's cases (what a structure-aware
+    /// mutation of them stays within), for a target whose input is a case.
+    pub fn config(&self) -> Option<::ssagen::Config> {
+        match &self.decode {
+            Decode::Generate(p, n) => Some(n.config(p)),
+            Decode::Differential(n) => Some(n.config(&DEFAULT)),
+            Decode::Bytes => None,
+        }
     }
 
     /// Whether the target's input is a case (so that it runs on `.ra` files).

@@ -53,6 +53,30 @@ pub fn run_wrapped(data: &[u8]) {
     t.run(data, ctx)
 }
 
+/// A structure-aware mutant of `data` for an engine's custom mutator
+/// (libFuzzer's `fuzz_mutator!`): when `data` is the text of a case (a
+/// `.ra` seed) and the wrapper's target takes cases, three times in four
+/// the text of the case mutated by 1 to 3 edits
+/// ([`crate::harness::mutate`]), drawn from `seed` alone; `None` when the
+/// engine's own byte mutation should run instead (or the mutant is longer
+/// than `max_size`).
+pub fn mutate_wrapped(data: &[u8], max_size: usize, seed: u32) -> Option<Vec<u8>> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64);
+    if !rng.gen_ratio(3, 4) {
+        return None;
+    }
+    let case = crate::harness::inputs::case_text(data)?;
+    let name = target_name();
+    let config = super::target_by_name(&name)?
+        .narrowed(&Narrowing::from_env().ok()?)
+        .config()?;
+    let steps = rng.gen_range(1..=3);
+    let mutant = crate::harness::mutate::mutate(&case, &config, steps, &mut rng);
+    let text = allocator::ir::text::print(&mutant).into_bytes();
+    (text.len() <= max_size).then_some(text)
+}
+
 /// For an engine's build script: when `RAFUZZ_LIST_TARGETS` is set, prints
 /// the name of every target a wrapper can run, one a line, and exits; the
 /// wrappers call it before their first input.

@@ -9,7 +9,7 @@
 //! first, then halves, quarters, down to single items (delta debugging).
 //! Every candidate is repaired into SSA, renumbered, and must be valid and
 //! feasible before the predicate sees it; an accepted candidate is strictly
-//! smaller ([`draft::Cost`]), so reduction ends. Candidates of one chunk
+//! smaller ([`crate::harness::draft::Cost`]), so reduction ends. Candidates of one chunk
 //! size are tried on every core at once, and the first one (in order) that
 //! the predicate keeps wins, so the result does not depend on the number of
 //! threads.
@@ -20,7 +20,6 @@
 //! failures that depend on more than the case (a `checker_soundness`
 //! mutant, an invalid generated case), are reduced as bytes instead.
 
-pub mod draft;
 pub mod passes;
 pub mod predicate;
 pub mod report;
@@ -29,7 +28,7 @@ use crate::harness::context::Context;
 use crate::harness::failure::{Failure, Signature};
 use crate::targets::Target;
 use allocator::Case;
-use draft::Draft;
+use crate::harness::draft::Draft;
 use passes::Pass;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
