@@ -7,7 +7,9 @@
 # compare` finds it).
 #   scripts/fault-bench.sh [SECONDS] [SEEDS] [FAULT...]   # FAULT: fault_<name>
 # GEN=swarm generates with swarm generation (--swarm) instead of the target's
-# config as it is (GEN=single, the default), to compare the two.
+# config as it is (GEN=single, the default), to compare the two. PROFILE=P
+# generates the cases of profile P (--profile); SEEDS=DIR starts from the .ra
+# cases of DIR, mutated as cases (--seeds), instead of an empty corpus.
 # Exit status 1 when a fault was missed on some seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,8 @@ case "${GEN:-single}" in
     swarm) gen=(--swarm) ;;
     *) echo "GEN must be swarm or single" >&2; exit 2 ;;
 esac
+[ -n "${PROFILE:-}" ] && gen+=(--profile "$PROFILE")
+[ -n "${SEEDS:-}" ] && gen+=(--seeds "$SEEDS")
 if [ $# -gt 0 ]; then faults=("$@"); else mapfile -t faults < <($rafuzz list --faults | grep -v '^fault_extra_spill$'); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -6,6 +6,10 @@
 //! `regalloc2_ion` and the linear scan on exactly the cases both take, timed
 //! in the same run, as ratios.
 //!
+//! Then real code: the committed real corpus (`corpus/real/x86_64`), or
+//! with `RAFUZZ_BENCH_REAL=DIR` only the cases of DIR (a full capture),
+//! per program, every allocator against `regalloc2_ion`.
+//!
 //! Five sets: the default generator config (ion refuses nearly all of
 //! these, so the ones it takes among 3,000 are compared apart), then `Config::regalloc2()`, `Config::regalloc2_fastalloc()` and
 //! `Config::regalloc_rs_lsra()` (every allocator, the outside ones too,
@@ -111,6 +115,44 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
     );
 }
 
+/// Real code: the `.ra` cases of `dir` (a capture's `<target>/ion`, or the
+/// committed selection), grouped by program (the file name before its
+/// call number). Per program, each allocator against `regalloc2_ion` on the
+/// functions both take (time and cost ratios, timed in the same run), and
+/// the function where each of ours is slowest against ion.
+fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
+    let files = fuzz_targets::harness::inputs::expand_inputs(&[dir]);
+    let mut programs: Vec<(String, Vec<Case>)> = Vec::new();
+    for f in files.iter().filter(|p| p.extension().is_some_and(|x| x == "ra")) {
+        let stem = f.file_stem().unwrap().to_string_lossy().to_string();
+        let program = stem.rsplit_once('-').map_or(stem.clone(), |(p, _)| p.to_string());
+        let case = allocator::fixtures::read_case(f);
+        match programs.iter_mut().find(|(p, _)| *p == program) {
+            Some((_, v)) => v.push(case),
+            None => programs.push((program, vec![case])),
+        }
+    }
+    for (program, cases) in &programs {
+        let insts: usize = cases.iter().map(|c| c.func.num_insts()).sum();
+        println!("real code, {program} ({} functions, {insts} instructions, from {dir}):", cases.len());
+        bench(ion, cases);
+        for a in all.iter().copied().filter(|a| a.name() != ion.name()) {
+            versus(a, ion, cases);
+        }
+        for a in all.iter().copied().filter(|a| !a.name().starts_with("regalloc")) {
+            let (mut worst, mut at) = (0.0f64, 0);
+            for c in cases.iter().filter(|c| c.func.num_insts() >= 50) {
+                let one = [c];
+                let (ta, tb) = (round(a, &one), round(ion, &one));
+                if ta / tb > worst {
+                    (worst, at) = (ta / tb, c.func.num_insts());
+                }
+            }
+            println!("  {} at worst {worst:.2}x ion's time on one function ({at} insts)", a.name());
+        }
+    }
+}
+
 use fuzz_targets::registry::Settings;
 
 fn main() {
@@ -128,6 +170,12 @@ fn main() {
         by_name("linear_scan"),
         by_name("coloring"),
     );
+    // RAFUZZ_BENCH_REAL=DIR: real code only (a full capture's
+    // <target>/ion); by default the committed selection runs after the rest.
+    if let Ok(dir) = std::env::var("RAFUZZ_BENCH_REAL") {
+        real_code(&dir, &all, ion);
+        return;
+    }
     println!("default config (best of 5 rounds):");
     let default = cases(&ssagen::Config::default());
     for a in all.iter().copied() {
@@ -199,4 +247,6 @@ fn main() {
         versus(bt, ion, &common);
         versus(ls, ion, &common);
     }
+    let real = allocator::fixtures::repo_root().join("corpus/real/x86_64");
+    real_code(&real.display().to_string(), &all, ion);
 }

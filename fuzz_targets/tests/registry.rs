@@ -45,7 +45,10 @@ fn every_entry_is_found_by_its_own_name() {
             "regalloc2",
             "regalloc2_fastalloc",
             "regalloc_rs",
-            "regalloc_rs_lsra"
+            "regalloc_rs_lsra",
+            "cranelift",
+            "cranelift-aarch64",
+            "cranelift-riscv64"
         ]
     );
 }

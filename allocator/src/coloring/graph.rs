@@ -178,9 +178,15 @@ impl Graph {
     /// `x` already interferes with `y` or has fewer neighbours than
     /// registers in its mask.
     fn george(&self, x: usize, y: usize) -> bool {
-        self.neighbours(x).all(|t| {
-            self.interferes(t, y) || (self.neighbours(t).count() as u32) < self.mask[t].count_ones()
-        })
+        self.neighbours(x)
+            .all(|t| self.interferes(t, y) || !self.at_least(t, self.mask[t].count_ones()))
+    }
+
+    /// Whether group `z` has at least `k` neighbours: counted only as far
+    /// as `k` (a register count), so a group live across a long function,
+    /// with thousands of neighbours, costs no more than a short one.
+    fn at_least(&self, z: usize, k: u32) -> bool {
+        self.neighbours(z).take(k as usize).count() as u32 >= k
     }
 
     /// Briggs' test: merging groups `x` and `y` cannot make the graph
@@ -200,15 +206,16 @@ impl Graph {
             if self.parent[z] as usize != z || z == x || z == y {
                 continue;
             }
-            let mut degree = self.neighbours(z).count() as u32;
-            if self.interferes(z, x) && self.interferes(z, y) {
-                degree -= 1;
-            }
-            if degree >= self.mask[z].count_ones() {
+            // After the merge, a neighbour of both has one neighbour fewer.
+            let merged = u32::from(self.interferes(z, x) && self.interferes(z, y));
+            if self.at_least(z, self.mask[z].count_ones() + merged) {
                 significant += 1;
+                if significant >= k {
+                    return false;
+                }
             }
         }
-        significant < k
+        true
     }
 }
 

@@ -78,6 +78,17 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
         .filter(|&r| !removed[r] && degree[r] < k(r))
         .collect();
     let mut left = reps.iter().filter(|&&r| !removed[r]).count();
+    // The optimistic candidates by increasing score (ties by index): the
+    // scores do not change while the graph is simplified, so one sort and
+    // a cursor past the removed ones find each lowest in amortised
+    // constant time, not a scan per push.
+    let mut by_score: Vec<usize> = reps.iter().copied().filter(|&r| !removed[r]).collect();
+    by_score.sort_by(|&a, &b| {
+        score(g.cost[a], g.area[a], false)
+            .total_cmp(&score(g.cost[b], g.area[b], false))
+            .then(a.cmp(&b))
+    });
+    let mut cursor = 0;
     let remove =
         |r: usize, removed: &mut Vec<bool>, degree: &mut Vec<u32>, low: &mut Vec<usize>| {
             removed[r] = true;
@@ -102,16 +113,10 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
         }
         // No trivially colourable group: push the lowest score
         // optimistically (coloured last, it is the likeliest spill).
-        let r = reps
-            .iter()
-            .copied()
-            .filter(|&r| !removed[r])
-            .min_by(|&a, &b| {
-                score(g.cost[a], g.area[a], false)
-                    .total_cmp(&score(g.cost[b], g.area[b], false))
-                    .then(a.cmp(&b))
-            })
-            .expect("a group is left");
+        while removed[by_score[cursor]] {
+            cursor += 1;
+        }
+        let r = by_score[cursor];
         stack.push(r);
         pushed[r] = true;
         remove(r, &mut removed, &mut degree, &mut low);
