@@ -336,8 +336,9 @@ fn summarize(dir: &Path, module: &str) -> Summary {
         if let Ok((case, _)) = &parsed {
             if let Some(out) = &case.output {
                 let errs = checker::check(&case.func, &case.machine, out);
-                let diverged = (0..3)
-                    .find_map(|seed| checker::interp::run(&case.func, &case.machine, out, seed, 5_000).err());
+                let diverged = (0..3).find_map(|seed| {
+                    checker::interp::run(&case.func, &case.machine, out, seed, 5_000).err()
+                });
                 s.checker_rejects += usize::from(!errs.is_empty());
                 s.interp_diverges += usize::from(diverged.is_some());
                 if let Some(e) = errs.first() {

@@ -249,7 +249,9 @@ impl SlotMemory {
             if j == k {
                 continue;
             }
-            if g.span(c, j).is_some_and(|r| r.start < mine.end && mine.start < r.end) {
+            if g.span(c, j)
+                .is_some_and(|r| r.start < mine.end && mine.start < r.end)
+            {
                 self.class[j] = None;
                 machine[PReg::NUM_INDEX + j] = OVERLAP + j as u64;
             }

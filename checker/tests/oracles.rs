@@ -143,7 +143,11 @@ fn interpreter_paths_depend_on_the_seed_and_stop_at_the_bound() {
         .run(&case.func, &case.machine)
         .unwrap();
     let lens: std::collections::BTreeSet<usize> = (0..20)
-        .map(|s| interp::run(&case.func, &case.machine, &out, s, 1000).unwrap().steps)
+        .map(|s| {
+            interp::run(&case.func, &case.machine, &out, s, 1000)
+                .unwrap()
+                .steps
+        })
         .collect();
     assert!(lens.len() > 1, "every seed took the same path");
     let capped = interp::run(&case.func, &case.machine, &out, 0, 3).unwrap();
@@ -200,7 +204,8 @@ fn checker_is_sound_on_large_functions() {
             }
             let mut m = out.clone();
             m.edits.remove(rng.gen_range(0..m.edits.len()));
-            let diverges = (0..4).any(|s| interp::run(&case.func, &case.machine, &m, s, 20_000).is_err());
+            let diverges =
+                (0..4).any(|s| interp::run(&case.func, &case.machine, &m, s, 20_000).is_err());
             if diverges {
                 assert!(
                     !check(&case.func, &case.machine, &m).is_empty(),

@@ -123,9 +123,14 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
 fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
     let files = fuzz_targets::harness::inputs::expand_inputs(&[dir]);
     let mut programs: Vec<(String, Vec<Case>)> = Vec::new();
-    for f in files.iter().filter(|p| p.extension().is_some_and(|x| x == "ra")) {
+    for f in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "ra"))
+    {
         let stem = f.file_stem().unwrap().to_string_lossy().to_string();
-        let program = stem.rsplit_once('-').map_or(stem.clone(), |(p, _)| p.to_string());
+        let program = stem
+            .rsplit_once('-')
+            .map_or(stem.clone(), |(p, _)| p.to_string());
         let case = allocator::fixtures::read_case(f);
         match programs.iter_mut().find(|(p, _)| *p == program) {
             Some((_, v)) => v.push(case),
@@ -134,12 +139,19 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
     }
     for (program, cases) in &programs {
         let insts: usize = cases.iter().map(|c| c.func.num_insts()).sum();
-        println!("real code, {program} ({} functions, {insts} instructions, from {dir}):", cases.len());
+        println!(
+            "real code, {program} ({} functions, {insts} instructions, from {dir}):",
+            cases.len()
+        );
         bench(ion, cases);
         for a in all.iter().copied().filter(|a| a.name() != ion.name()) {
             versus(a, ion, cases);
         }
-        for a in all.iter().copied().filter(|a| !a.name().starts_with("regalloc")) {
+        for a in all
+            .iter()
+            .copied()
+            .filter(|a| !a.name().starts_with("regalloc"))
+        {
             let (mut worst, mut at) = (0.0f64, 0);
             for c in cases.iter().filter(|c| c.func.num_insts() >= 50) {
                 let one = [c];
@@ -148,7 +160,10 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
                     (worst, at) = (ta / tb, c.func.num_insts());
                 }
             }
-            println!("  {} at worst {worst:.2}x ion's time on one function ({at} insts)", a.name());
+            println!(
+                "  {} at worst {worst:.2}x ion's time on one function ({at} insts)",
+                a.name()
+            );
         }
     }
 }

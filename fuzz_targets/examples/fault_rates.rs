@@ -14,15 +14,6 @@
 use fuzz_targets::harness::context::Context;
 use fuzz_targets::harness::narrowing::Narrowing;
 
-const FAILURE_MODES: [&str; 6] = [
-    "fault_hang",
-    "fault_recurse",
-    "fault_abort",
-    "fault_grow",
-    "fault_quadratic",
-    "fault_extra_spill",
-];
-
 fn main() {
     let arg = |k: usize, default: u64| {
         std::env::args()
@@ -65,7 +56,7 @@ fn main() {
     let (mut sum_single, mut sum_swarm, mut n) = (0.0, 0.0, 0.0);
     for f in fuzz_targets::testing::faults::FAULTY.iter() {
         let name = f.target_name();
-        if FAILURE_MODES.contains(&name) {
+        if fuzz_targets::testing::faults::NOT_WRONG_ALLOCATIONS.contains(&name) {
             continue;
         }
         let (single, swarm) = (rate(name, false, false), rate(name, true, false));

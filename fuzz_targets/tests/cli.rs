@@ -90,7 +90,8 @@ fn gen_stats_reports_every_generated_case_valid() {
     let (code, out) = rafuzz(&["gen", "--stats", "50", "--size", "1024"]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.lines().any(|l| l.starts_with("valid") && l.ends_with(" 100.0%")),
+        out.lines()
+            .any(|l| l.starts_with("valid") && l.ends_with(" 100.0%")),
         "{out}"
     );
     assert!(out.contains("ns/inst"), "{out}");

@@ -40,8 +40,16 @@ fn each_target_profile_makes_cranelifts_operands_on_its_machine() {
         // Skewed as real code: a median in the twenties or thirties (real:
         // 23 to 28), and some cases a hundred times larger.
         let median = sizes[sizes.len() / 2];
-        assert!((15..=40).contains(&median), "{}: median {median}", profile.name);
-        assert!(sizes[sizes.len() - 1] > 100 * median, "{}: {sizes:?}", profile.name);
+        assert!(
+            (15..=40).contains(&median),
+            "{}: median {median}",
+            profile.name
+        );
+        assert!(
+            sizes[sizes.len() - 1] > 100 * median,
+            "{}: {sizes:?}",
+            profile.name
+        );
     }
 }
 
@@ -68,7 +76,9 @@ fn every_allocator_gets_cranelift_shaped_cases_right() {
                 match a.run(&case.func, &case.machine) {
                     Ok(out) => judge(a.name(), &case, &out, Oracles::Both, &ctx)
                         .unwrap_or_else(|f| panic!("{}: seed {seed}: {f}", profile.name)),
-                    Err(allocator::AllocError::Impossible(_)) if a.name().starts_with("regalloc2") => {
+                    Err(allocator::AllocError::Impossible(_))
+                        if a.name().starts_with("regalloc2") =>
+                    {
                         refused += 1
                     }
                     Err(e) => panic!("{}: seed {seed}: {}: {e}", profile.name, a.name()),

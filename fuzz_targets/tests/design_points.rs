@@ -201,7 +201,8 @@ fn backtracking_takes_every_regalloc2_regression() {
         let errs = check(&case.func, &case.machine, &out);
         assert!(errs.is_empty(), "{stem}: {}", errs[0]);
         for seed in 0..8 {
-            interp::run(&case.func, &case.machine, &out, seed, 10_000).unwrap_or_else(|d| panic!("{stem}: {d}"));
+            interp::run(&case.func, &case.machine, &out, seed, 10_000)
+                .unwrap_or_else(|d| panic!("{stem}: {d}"));
         }
         assert_eq!(out.edits.len(), want, "{stem}: moves");
     }

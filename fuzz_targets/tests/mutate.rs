@@ -16,7 +16,10 @@ fn seeds() -> Vec<allocator::Case> {
         .collect();
     for seed in 0..20 {
         let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 1024);
-        v.push(ssagen::generate_from_bytes(&bytes, &ssagen::Config::default()));
+        v.push(ssagen::generate_from_bytes(
+            &bytes,
+            &ssagen::Config::default(),
+        ));
     }
     v
 }
@@ -38,7 +41,10 @@ fn every_mutant_of_a_thousand_is_valid_and_feasible() {
         assert_eq!(back.func, m.func, "mutant {n}");
         changed += usize::from(m.func != seed.func);
     }
-    assert!(changed > 900, "only {changed} of 1000 mutants differ from their seed");
+    assert!(
+        changed > 900,
+        "only {changed} of 1000 mutants differ from their seed"
+    );
 }
 
 #[test]
@@ -47,7 +53,8 @@ fn each_kind_of_edit_happens_on_real_seeds() {
     let config = ssagen::Config::default();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
     for edit in Edit::ALL {
-        let hit = (0..200).any(|n| apply(&seeds[n % seeds.len()], &config, edit, &mut rng).is_some());
+        let hit =
+            (0..200).any(|n| apply(&seeds[n % seeds.len()], &config, edit, &mut rng).is_some());
         assert!(hit, "{edit:?} never applied");
     }
 }

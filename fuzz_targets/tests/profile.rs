@@ -9,10 +9,7 @@ use common::{rafuzz, scratch};
 #[test]
 fn gen_stats_shows_each_feature_beside_the_default_config() {
     let out = gen_stats(&["--profile", "regalloc2", "--without", "reuse"]);
-    assert!(
-        out.contains("--profile regalloc2 --without reuse"),
-        "{out}"
-    );
+    assert!(out.contains("--profile regalloc2 --without reuse"), "{out}");
     for gone in ["reuse", "unlisted-fixed"] {
         let (ours, default) = share(&out, gone);
         assert_eq!(ours, 0.0, "{gone}: {out}");

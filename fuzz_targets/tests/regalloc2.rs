@@ -389,7 +389,8 @@ fn the_repeated_late_fixed_use_bug_is_reachable_from_cranelift() {
     let case = allocator::fixtures::read_case(&path);
     let recorded = case.output.clone().expect("ion's allocation, recorded");
     assert!(!checker::check(&case.func, &case.machine, &recorded).is_empty());
-    assert!((0..3).any(|s| checker::interp::run(&case.func, &case.machine, &recorded, s, 1_000).is_err()));
+    assert!((0..3)
+        .any(|s| checker::interp::run(&case.func, &case.machine, &recorded, s, 1_000).is_err()));
     assert_eq!(
         exclusions::check(ra2::ION.algorithm(), &case.func, &case.machine),
         Some(Exclusion::RepeatedLateFixedUse)

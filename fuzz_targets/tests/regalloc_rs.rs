@@ -28,9 +28,9 @@ fn refused_by(x: Exclusion) -> Vec<&'static RegallocRs> {
         | Exclusion::LimitOperand
         | Exclusion::FixedDefIntoJoin
         | Exclusion::TooFewRegisters => vec![&BT, &LSRA],
-        Exclusion::OutOfRegisters
-        | Exclusion::BranchDefSpilledAfter
-        | Exclusion::SlotSizeOver8 => vec![&BT],
+        Exclusion::OutOfRegisters | Exclusion::BranchDefSpilledAfter | Exclusion::SlotSizeOver8 => {
+            vec![&BT]
+        }
         Exclusion::LsraNoScratch
         | Exclusion::LsraBranchIntoJoin
         | Exclusion::LsraModWithWrite

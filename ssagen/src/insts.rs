@@ -717,7 +717,9 @@ impl Gen<'_, '_, '_> {
                 let mut drawn = self.def_constraint(&mut pr, class, late, false);
                 if self.cfg.weights[0] == 0 && !self.cfg.branch_defs_in_registers {
                     // Cranelift's try_call results: in the return registers.
-                    if let Some(hw) = self.c.bit(pr.free(class, late, self.fixable[class.index()]))
+                    if let Some(hw) = self
+                        .c
+                        .bit(pr.free(class, late, self.fixable[class.index()]))
                     {
                         pr.take(class, late, hw);
                         drawn = Some((OperandConstraint::FixedReg(PReg::new(hw, class)), Some(hw)));

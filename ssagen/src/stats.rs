@@ -232,7 +232,11 @@ impl GenStats {
             self.with[k] += *has as usize;
         }
         self.sizes.push((x.insts as u32, x.blocks as u32));
-        for (s, n) in self.operands_by_constraint.iter_mut().zip(x.operands_by_constraint) {
+        for (s, n) in self
+            .operands_by_constraint
+            .iter_mut()
+            .zip(x.operands_by_constraint)
+        {
             *s += n;
         }
     }
@@ -299,9 +303,15 @@ impl GenStats {
         let n = |g: &GenStats| g.cases.max(1) as f64;
         row(&mut s, "cases", &|g| g.cases.to_string());
         row(&mut s, "valid", &|g| pct(100.0 * g.valid as f64 / n(g)));
-        row(&mut s, "mean blocks", &|g| format!("{:.1}", g.blocks as f64 / n(g)));
-        row(&mut s, "mean insts", &|g| format!("{:.1}", g.insts as f64 / n(g)));
-        row(&mut s, "mean vregs", &|g| format!("{:.1}", g.vregs as f64 / n(g)));
+        row(&mut s, "mean blocks", &|g| {
+            format!("{:.1}", g.blocks as f64 / n(g))
+        });
+        row(&mut s, "mean insts", &|g| {
+            format!("{:.1}", g.insts as f64 / n(g))
+        });
+        row(&mut s, "mean vregs", &|g| {
+            format!("{:.1}", g.vregs as f64 / n(g))
+        });
         for (blocks, what) in [(false, "insts"), (true, "blocks")] {
             for (k, q) in ["median", "90th percentile", "largest"].iter().enumerate() {
                 row(&mut s, &format!("{what} {q}"), &|g| {
@@ -309,10 +319,16 @@ impl GenStats {
                 });
             }
         }
-        row(&mut s, "operands per inst", &|g| format!("{:.2}", g.operands_per_inst()));
+        row(&mut s, "operands per inst", &|g| {
+            format!("{:.2}", g.operands_per_inst())
+        });
         s.push_str("operands by constraint:\n");
         for (k, c) in CONSTRAINTS.iter().enumerate() {
-            row(&mut s, &format!("  {c}"), &|g| pct(g.constraint_shares()[k]));
+            row(
+                &mut s,
+                &format!("  {c}"),
+                &|g| pct(g.constraint_shares()[k]),
+            );
         }
         s.push_str("cases with each feature:\n");
         for (k, (name, _)) in CaseFeatures::default().named().iter().enumerate() {

@@ -67,10 +67,7 @@ impl Backtracking {
         crate::framing::around(f, env, |f| Self::allocate(f, env))
     }
 
-    fn allocate(
-        f: &Function,
-        env: &MachineEnv,
-    ) -> Result<(Output, BacktrackingStats), AllocError> {
+    fn allocate(f: &Function, env: &MachineEnv) -> Result<(Output, BacktrackingStats), AllocError> {
         let masks = requirement::Masks::new(env);
         let live = liveness::compute(f, &cfg::postorder(f));
         let depth = loops::loop_depths(f);

@@ -383,69 +383,66 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
     let dom = DomTree::new(f);
     // A use at instruction `ui`; a branch argument (`arg` names its
     // target) is read at the end of its edge.
-    let mut check_use = |v: VReg,
-                         ui: Inst,
-                         arg: Option<Block>,
-                         at: Site,
-                         errs: &mut Vec<ValidationError>| {
-        mention(&mut mentioned, v);
-        let d = defs.get(f, v);
-        if d == DefSite::None {
-            errs.push(err(at, format!("{v} is used but never defined")));
-            return;
-        }
-        if let Some(dv) = defs.defining_vreg(f, v) {
-            if dv.class() != v.class() {
+    let mut check_use =
+        |v: VReg, ui: Inst, arg: Option<Block>, at: Site, errs: &mut Vec<ValidationError>| {
+            mention(&mut mentioned, v);
+            let d = defs.get(f, v);
+            if d == DefSite::None {
+                errs.push(err(at, format!("{v} is used but never defined")));
+                return;
+            }
+            if let Some(dv) = defs.defining_vreg(f, v) {
+                if dv.class() != v.class() {
+                    errs.push(err(
+                        at,
+                        format!(
+                            "{v} names vreg {} as {}, but it is defined as {dv} ({})",
+                            v.index(),
+                            v.class(),
+                            dv.class()
+                        ),
+                    ));
+                }
+            }
+            let ub = f.block_of(ui);
+            if !reach[ub.index()] {
+                return; // the block is reported as unreachable
+            }
+            let ok = match d {
+                DefSite::None => unreachable!(),
+                DefSite::Param(db, _) => dom.dominates(db, ub),
+                DefSite::Op(di, _) if di == ui => {
+                    let msg = match arg {
+                        None => format!("{v} is used by {ui}, which defines it"),
+                        Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
+                            "branch argument {v} is defined by the branch itself, but {t} has \
+                         other predecessors (the edge's moves could run neither before \
+                         the branch nor at the top of {t})"
+                        ),
+                        Some(_) => return,
+                    };
+                    errs.push(err(at, msg));
+                    return;
+                }
+                DefSite::Op(di, _) => {
+                    let db = f.block_of(di);
+                    if db == ub {
+                        di < ui
+                    } else {
+                        dom.dominates(db, ub)
+                    }
+                }
+            };
+            if !ok {
                 errs.push(err(
                     at,
                     format!(
-                        "{v} names vreg {} as {}, but it is defined as {dv} ({})",
-                        v.index(),
-                        v.class(),
-                        dv.class()
+                        "the use of {v} in {ui} is not dominated by its definition ({})",
+                        d.describe()
                     ),
                 ));
             }
-        }
-        let ub = f.block_of(ui);
-        if !reach[ub.index()] {
-            return; // the block is reported as unreachable
-        }
-        let ok = match d {
-            DefSite::None => unreachable!(),
-            DefSite::Param(db, _) => dom.dominates(db, ub),
-            DefSite::Op(di, _) if di == ui => {
-                let msg = match arg {
-                    None => format!("{v} is used by {ui}, which defines it"),
-                    Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
-                        "branch argument {v} is defined by the branch itself, but {t} has \
-                         other predecessors (the edge's moves could run neither before \
-                         the branch nor at the top of {t})"
-                    ),
-                    Some(_) => return,
-                };
-                errs.push(err(at, msg));
-                return;
-            }
-            DefSite::Op(di, _) => {
-                let db = f.block_of(di);
-                if db == ub {
-                    di < ui
-                } else {
-                    dom.dominates(db, ub)
-                }
-            }
         };
-        if !ok {
-            errs.push(err(
-                at,
-                format!(
-                    "the use of {v} in {ui} is not dominated by its definition ({})",
-                    d.describe()
-                ),
-            ));
-        }
-    };
     for i in f.insts() {
         for (k, op) in f.inst_operands(i).iter().enumerate() {
             if op.is_use() {

@@ -82,7 +82,11 @@ pub fn run(
         let _ = writeln!(out, "{target}: {}", stats(&ctx));
     }
     if !ctx.refusals.is_empty() {
-        let _ = writeln!(out, "{target}: refused, by reason:\n{}", ctx.refusals.report());
+        let _ = writeln!(
+            out,
+            "{target}: refused, by reason:\n{}",
+            ctx.refusals.report()
+        );
     }
     let _ = writeln!(out, "{target}: {ok} passed, {failed} failed");
     i32::from(failed > 0)

@@ -115,7 +115,10 @@ pub fn gen_stats(
     }
     if columns.len() == 1 && !narrowing.is_empty() && sets[0].parse::<usize>().is_ok() {
         let count = sets[0].parse::<usize>().unwrap_or(0);
-        columns.push(("default config".into(), generated(count, &ssagen::Config::default())));
+        columns.push((
+            "default config".into(),
+            generated(count, &ssagen::Config::default()),
+        ));
     }
     let refs: Vec<(String, &ssagen::stats::GenStats)> =
         columns.iter().map(|(t, g)| (t.clone(), g)).collect();

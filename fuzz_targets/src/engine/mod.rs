@@ -55,7 +55,11 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
             let mut seeds = crate::harness::inputs::expand_inputs(&[opts.corpus.join(t.name)]);
             if t.takes_cases() {
                 let cases = crate::harness::inputs::expand_inputs(&opts.seeds);
-                seeds.extend(cases.into_iter().filter(|p| p.extension().is_some_and(|x| x == "ra")));
+                seeds.extend(
+                    cases
+                        .into_iter()
+                        .filter(|p| p.extension().is_some_and(|x| x == "ra")),
+                );
             }
             let corpus: Vec<Arc<Vec<u8>>> = seeds
                 .iter()

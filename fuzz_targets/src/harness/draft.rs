@@ -367,8 +367,8 @@ impl Draft {
                         for (a, arg) in args.iter_mut().enumerate() {
                             // The branch's own def may be passed to a
                             // target it alone branches to.
-                            let own = def_at.get(arg.index()) == Some(&Some((b, k + 1)))
-                                && sole_pred[*t];
+                            let own =
+                                def_at.get(arg.index()) == Some(&Some((b, k + 1))) && sole_pred[*t];
                             if own || available(*arg, b, k) {
                                 continue;
                             }

@@ -14,8 +14,8 @@
 
 use crate::harness::draft::{Draft, DraftInst};
 use allocator::{
-    Case, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind, OperandPos, PReg,
-    RegClass, VReg,
+    Case, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind, OperandPos, PReg, RegClass,
+    VReg,
 };
 use rand::Rng;
 use ssagen::Config;
@@ -174,11 +174,15 @@ fn drawn_constraint(
         kinds.push(OperandConstraint::Stack);
     }
     if k.fixed && !regs.is_empty() {
-        kinds.push(OperandConstraint::FixedReg(regs[rng.gen_range(0..regs.len())]));
+        kinds.push(OperandConstraint::FixedReg(
+            regs[rng.gen_range(0..regs.len())],
+        ));
     }
     if k.limit && !regs.is_empty() {
         let hw = regs[rng.gen_range(0..regs.len())].hw();
-        kinds.push(OperandConstraint::Limit((hw + 1).next_power_of_two().min(64) as u8));
+        kinds.push(OperandConstraint::Limit(
+            (hw + 1).next_power_of_two().min(64) as u8,
+        ));
     }
     kinds[rng.gen_range(0..kinds.len())]
 }
@@ -192,10 +196,16 @@ fn insert(d: &mut Draft, config: &Config, next: &mut usize, rng: &mut impl Rng) 
     };
     let mut operands = Vec::new();
     if let Some(v) = some_value(d, c, rng) {
-        operands.push(Operand::use_(v, drawn_constraint(&d.machine, config, c, false, rng)));
+        operands.push(Operand::use_(
+            v,
+            drawn_constraint(&d.machine, config, c, false, rng),
+        ));
     }
     let def = fresh(next, c);
-    operands.push(Operand::def(def, drawn_constraint(&d.machine, config, c, true, rng)));
+    operands.push(Operand::def(
+        def,
+        drawn_constraint(&d.machine, config, c, true, rng),
+    ));
     let inst = DraftInst {
         opcode: Opcode::Op,
         operands,
@@ -352,7 +362,9 @@ fn block_param(d: &mut Draft, next: &mut usize, rng: &mut impl Rng) -> bool {
         }
     }
     if let Some(first) = d.blocks[b].insts.first_mut() {
-        first.operands.push(Operand::use_(p, OperandConstraint::Reg));
+        first
+            .operands
+            .push(Operand::use_(p, OperandConstraint::Reg));
     }
     true
 }
@@ -368,15 +380,22 @@ fn swap_uses(d: &mut Draft, rng: &mut impl Rng) -> bool {
     if uses.len() < 2 {
         return false;
     }
-    let (x, y) = (uses[rng.gen_range(0..uses.len())], uses[rng.gen_range(0..uses.len())]);
+    let (x, y) = (
+        uses[rng.gen_range(0..uses.len())],
+        uses[rng.gen_range(0..uses.len())],
+    );
     if x == y {
         return false;
     }
     inst.operands.swap(x, y);
     for op in &mut inst.operands {
         match op.constraint() {
-            OperandConstraint::Reuse(k) if k == x => *op = op.with_constraint(OperandConstraint::Reuse(y)),
-            OperandConstraint::Reuse(k) if k == y => *op = op.with_constraint(OperandConstraint::Reuse(x)),
+            OperandConstraint::Reuse(k) if k == x => {
+                *op = op.with_constraint(OperandConstraint::Reuse(y))
+            }
+            OperandConstraint::Reuse(k) if k == y => {
+                *op = op.with_constraint(OperandConstraint::Reuse(x))
+            }
             _ => {}
         }
     }
@@ -398,9 +417,8 @@ mod tests {
             let applied = (0..40).any(|seed| {
                 let bytes = crate::harness::inputs::seeded_bytes(seed, 1024);
                 let case = ssagen::generate_from_bytes(&bytes, &config);
-                apply(&case, &config, edit, &mut rng).is_some_and(|m| {
-                    ssagen::feasibility::check_case(&m).is_ok()
-                })
+                apply(&case, &config, edit, &mut rng)
+                    .is_some_and(|m| ssagen::feasibility::check_case(&m).is_ok())
             });
             assert!(applied, "{edit:?} never applied");
         }

@@ -152,7 +152,7 @@ mod tests {
             (machine_aarch64, "aarch64"),
             (machine_riscv64, "riscv64gc"),
         ] {
-            let files = allocator::fixtures::ra_files(&format!("corpus/real/{dir}"));
+            let files = allocator::fixtures::ra_files(format!("corpus/real/{dir}"));
             let case = allocator::fixtures::read_case(&files[0]);
             assert_eq!(case.machine, preset(), "{dir}");
         }

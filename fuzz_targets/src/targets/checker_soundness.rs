@@ -47,8 +47,8 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
             for e in &errs {
                 crate::harness::features::note("check_error", e.kind as u64);
             }
-            let divergence =
-                (0..PATHS).find_map(|s| interp::run(&case.func, &case.machine, &m, s, MAX_STEPS).err());
+            let divergence = (0..PATHS)
+                .find_map(|s| interp::run(&case.func, &case.machine, &m, s, MAX_STEPS).err());
             crate::harness::features::note(
                 "mutant",
                 rejected as u64 + 2 * divergence.is_some() as u64,

@@ -353,7 +353,10 @@ fn branch_def_arg_elsewhere(func: &Function) -> bool {
     func.insts().filter(|&i| func.is_branch(i)).any(|i| {
         func.inst_operands(i).iter().any(|o| {
             o.is_def()
-                && matches!(o.constraint(), OperandConstraint::Any | OperandConstraint::Stack)
+                && matches!(
+                    o.constraint(),
+                    OperandConstraint::Any | OperandConstraint::Stack
+                )
                 && reads[o.vreg().index()] >= 2
                 && (0..func.num_targets(i)).any(|t| func.target(i, t).1.contains(&o.vreg()))
         })

@@ -32,7 +32,11 @@ pub fn lift(
     let g = universe.slots;
     let slot = |s: rr::SpillSlot, class: allocator::RegClass| {
         let first = s.get() as usize;
-        let name = if g.named_by_last { first + g.size(class) - 1 } else { first };
+        let name = if g.named_by_last {
+            first + g.size(class) - 1
+        } else {
+            first
+        };
         Allocation::Stack(SpillSlot::new(name))
     };
     let mut out = Output {

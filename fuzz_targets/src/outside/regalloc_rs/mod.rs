@@ -150,7 +150,8 @@ impl RegallocRs {
         match self.allocate(func, env, own_checker)? {
             Err(rr::RegAllocError::RegChecker(errs)) => {
                 let out = self.allocate(func, env, false)?.map_err(|e| failed(&e))?;
-                let interp_ok = |seed| checker::interp::run(func, env, &out, seed, MAX_STEPS).is_ok();
+                let interp_ok =
+                    |seed| checker::interp::run(func, env, &out, seed, MAX_STEPS).is_ok();
                 if !checker::check(func, env, &out).is_empty() || !(0..PATHS).all(interp_ok) {
                     // Both reject: ours say where, through the judge.
                     return Ok(out);

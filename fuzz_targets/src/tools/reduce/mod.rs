@@ -25,10 +25,10 @@ pub mod predicate;
 pub mod report;
 
 use crate::harness::context::Context;
+use crate::harness::draft::Draft;
 use crate::harness::failure::{Failure, Signature};
 use crate::targets::Target;
 use allocator::Case;
-use crate::harness::draft::Draft;
 use passes::Pass;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
