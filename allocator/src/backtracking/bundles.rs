@@ -89,6 +89,34 @@ fn overlap(a: &[(Point, Point, u32)], b: &[(Point, Point, u32)]) -> bool {
     false
 }
 
+/// The union of two lists of ranges sorted by start, sorted by start; the
+/// first is extended in place when the second starts after it ends.
+fn merge_sorted<T: Copy>(mut a: Vec<(u32, u32, T)>, b: Vec<(u32, u32, T)>) -> Vec<(u32, u32, T)> {
+    match (a.last(), b.first()) {
+        (_, None) => return a,
+        (None, _) => return b,
+        (Some(x), Some(y)) if x.0 <= y.0 => {
+            a.extend(b);
+            return a;
+        }
+        _ => {}
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].0 <= b[j].0 {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// One bundle per value, then the merges.
 pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
     let nv = r.values.class.len();
@@ -134,15 +162,18 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
         if req == Req::Conflict {
             return;
         }
-        // Keep the bigger one; append and sort.
+        // Keep the bigger one; merge the two sorted lists (they do not
+        // overlap), in one pass: a bundle grown by a long chain of merges
+        // (a value passed around a loop of many blocks) is not re-sorted
+        // at each one.
         let (keep, gone) = if bundles[a].ranges.len() >= bundles[b].ranges.len() {
             (a, b)
         } else {
             (b, a)
         };
         let moved = std::mem::take(&mut bundles[gone].ranges);
-        bundles[keep].ranges.extend(moved);
-        bundles[keep].ranges.sort_unstable_by_key(|x| x.0);
+        let kept = std::mem::take(&mut bundles[keep].ranges);
+        bundles[keep].ranges = merge_sorted(kept, moved);
         reqs[keep] = req;
         let gone_members = std::mem::take(&mut members[gone]);
         for &v in &gone_members {

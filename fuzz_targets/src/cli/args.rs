@@ -233,6 +233,9 @@ pub enum Command {
         /// Draw time and peak heap against size as an SVG.
         #[arg(long, value_name = "OUT.svg")]
         plot: Option<PathBuf>,
+        /// Real functions instead of generated ones: `.ra` files or folders
+        /// of them (a capture); for each size, the nearest one.
+        files: Vec<PathBuf>,
     },
     /// Print a generated case (machine + function) from seeded random bytes,
     /// or, with --stats, measure the generator over many inputs.

@@ -364,10 +364,18 @@ fn scaling_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         seed,
         repeat,
         plot,
+        files,
     } = cmd
     else {
         unreachable!("dispatched by its variant")
     };
+    let mut given = Vec::new();
+    for path in crate::harness::inputs::expand_inputs(&files) {
+        match super::cases::load_case(&path, out) {
+            Some((case, _)) => given.push(case),
+            None => return 1,
+        }
+    }
     let Some(p) = crate::registry::profile(&profile) else {
         let names: Vec<&str> = crate::registry::profiles().iter().map(|p| p.name).collect();
         eprintln!("no profile named `{profile}` ({})", names.join(", "));
@@ -379,6 +387,7 @@ fn scaling_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         seed,
         repeat,
         config,
+        given,
     };
     scaling(&allocators, &opts, plot.as_deref(), out)
 }

@@ -21,6 +21,9 @@ pub struct Options {
     pub repeat: usize,
     /// The generator config (`default`, `regalloc2`, ...).
     pub config: ssagen::Config,
+    /// Real functions to measure instead of generated ones (a capture):
+    /// for each size, the one whose instruction count is nearest.
+    pub given: Vec<Case>,
 }
 
 /// The default sizes: about 100 to `max`, three per decade.
@@ -96,11 +99,23 @@ pub struct Series {
 pub fn measure(allocators: &[&dyn Allocator], opts: &Options) -> Vec<Series> {
     let max = opts.sizes.iter().copied().max().unwrap_or(100);
     let config = unbounded(opts.config.clone(), max);
-    let cases: Vec<Case> = opts
-        .sizes
-        .iter()
-        .map(|&n| case_of_size(&config, opts.seed, n))
-        .collect();
+    let mut cases: Vec<Case> = if opts.given.is_empty() {
+        opts.sizes
+            .iter()
+            .map(|&n| case_of_size(&config, opts.seed, n))
+            .collect()
+    } else {
+        opts.sizes
+            .iter()
+            .filter_map(|&n| {
+                opts.given
+                    .iter()
+                    .min_by_key(|c| c.func.num_insts().abs_diff(n))
+                    .cloned()
+            })
+            .collect()
+    };
+    cases.dedup_by_key(|c| c.func.num_insts());
     allocators
         .iter()
         .map(|a| Series {
@@ -339,10 +354,23 @@ mod tests {
             seed: 1,
             repeat: 1,
             config: ssagen::Config::default(),
+            given: Vec::new(),
         };
         let a: &dyn Allocator = &allocator::linear_scan::LinearScan;
         let series = measure(&[a], &opts);
         assert_eq!(series[0].points.len(), 2);
+        // Given functions: the nearest to each size, each once.
+        let given: Vec<Case> = [50, 120, 400]
+            .iter()
+            .map(|&n| case_of_size(&ssagen::Config::default(), 3, n))
+            .collect();
+        let real = Options {
+            sizes: vec![100, 110, 500],
+            given,
+            ..opts
+        };
+        let points = &measure(&[a], &real)[0].points;
+        assert_eq!(points.len(), 2, "{:?}", points.iter().map(|p| p.insts).collect::<Vec<_>>());
         let t = table(&series);
         assert!(t.contains("linear_scan") && t.contains("growth"), "{t}");
         let svg = plot(&series);
