@@ -370,7 +370,12 @@ mod tests {
             ..opts
         };
         let points = &measure(&[a], &real)[0].points;
-        assert_eq!(points.len(), 2, "{:?}", points.iter().map(|p| p.insts).collect::<Vec<_>>());
+        assert_eq!(
+            points.len(),
+            2,
+            "{:?}",
+            points.iter().map(|p| p.insts).collect::<Vec<_>>()
+        );
         let t = table(&series);
         assert!(t.contains("linear_scan") && t.contains("growth"), "{t}");
         let svg = plot(&series);
