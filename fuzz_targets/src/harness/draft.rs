@@ -502,6 +502,17 @@ mod tests {
         assert_eq!(d.cost(), [8, 4, 10, 1, 0, 8, 0, 6]);
     }
 
+    /// A branch may pass its own def to a target it alone enters: the
+    /// repair keeps that argument (it used to replace it, so that no
+    /// reduction candidate kept the shape).
+    #[test]
+    fn repair_keeps_a_branchs_own_def_passed_on() {
+        let mut d = draft("own_def_args/try_call");
+        let before = d.clone();
+        d.repair();
+        assert_eq!(d, before, "{}", text(&d));
+    }
+
     #[test]
     fn repair_substitutes_the_nearest_value_of_the_class() {
         let mut d = diamond();
