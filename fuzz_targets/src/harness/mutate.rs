@@ -338,7 +338,8 @@ fn split_block(d: &mut Draft, rng: &mut impl Rng) -> bool {
 
 /// Adds a parameter to a block other than the entry, fed on every incoming
 /// edge by some value of its class (the repair picks an available one),
-/// and read by the block's first instruction.
+/// and read by the block's first instruction unless that is its branch
+/// (whose operands some profiles keep away from joins).
 fn block_param(d: &mut Draft, next: &mut usize, rng: &mut impl Rng) -> bool {
     if d.blocks.len() < 2 {
         return false;
@@ -362,9 +363,11 @@ fn block_param(d: &mut Draft, next: &mut usize, rng: &mut impl Rng) -> bool {
         }
     }
     if let Some(first) = d.blocks[b].insts.first_mut() {
-        first
-            .operands
-            .push(Operand::use_(p, OperandConstraint::Reg));
+        if first.opcode == Opcode::Op {
+            first
+                .operands
+                .push(Operand::use_(p, OperandConstraint::Reg));
+        }
     }
     true
 }
