@@ -36,7 +36,7 @@ pub fn widen(f: &Function, env: &MachineEnv, out: &mut Output) {
         }
     }
     for &(_, m) in &out.edits {
-        if let Some(c) = move_class(m.from, m.to) {
+        if let Some(c) = m.class() {
             note(m.from, c);
             note(m.to, c);
         }
@@ -65,21 +65,12 @@ pub fn widen(f: &Function, env: &MachineEnv, out: &mut Output) {
         }
     }
     for (_, m) in edits.iter_mut() {
-        if let Some(c) = move_class(m.from, m.to) {
+        if let Some(c) = m.class() {
             rename(&mut m.from, c);
             rename(&mut m.to, c);
         }
     }
     out.num_spillslots = next;
-}
-
-/// The class a move carries: its register end's (a move names at least
-/// one register).
-fn move_class(from: Allocation, to: Allocation) -> Option<RegClass> {
-    match (from, to) {
-        (Allocation::Reg(r), _) | (_, Allocation::Reg(r)) => Some(r.class()),
-        _ => None,
-    }
 }
 
 /// The name of a value of `class` stored in the run starting at `first`.

@@ -2,7 +2,7 @@
 //! between instructions, and the number of spill slots used.
 
 use crate::ir::function::Function;
-use crate::ir::index::{Inst, PReg, ProgPoint, SpillSlot};
+use crate::ir::index::{Inst, PReg, ProgPoint, RegClass, SpillSlot};
 use std::fmt;
 
 /// Where a value lives at one operand: nowhere, a physical register (which
@@ -53,6 +53,17 @@ impl fmt::Display for Allocation {
 pub struct Move {
     pub from: Allocation,
     pub to: Allocation,
+}
+
+impl Move {
+    /// The class of the value moved: its register end's (a valid move names
+    /// at least one register; `None` for one between two stack slots).
+    pub fn class(self) -> Option<RegClass> {
+        match (self.from, self.to) {
+            (Allocation::Reg(r), _) | (_, Allocation::Reg(r)) => Some(r.class()),
+            _ => None,
+        }
+    }
 }
 
 /// Counts of the moves an allocation inserted, for comparing allocators.
@@ -164,7 +175,6 @@ impl Output {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::index::RegClass;
 
     #[test]
     fn stats_classify_moves() {

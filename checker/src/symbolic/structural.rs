@@ -298,10 +298,7 @@ pub(super) fn structural(
         }
         // A move between a register and a slot fills the slots a value of
         // the register's class fills.
-        let class = match (m.from, m.to) {
-            (Allocation::Reg(r), _) | (_, Allocation::Reg(r)) => r.class(),
-            _ => allocator::RegClass::Int,
-        };
+        let class = m.class().unwrap_or(allocator::RegClass::Int);
         for a in [m.from, m.to] {
             match a {
                 Allocation::Stack(s) if !fits(env, class, s.index(), out.num_spillslots) => err(
