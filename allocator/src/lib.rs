@@ -16,6 +16,7 @@ pub mod counting_sort;
 pub mod fixed_clobbered;
 pub mod fixtures;
 pub mod framing;
+pub mod gallop;
 pub mod inst_regs;
 pub mod interface;
 pub mod ir;

@@ -218,11 +218,25 @@ fn edge_moves(
     moves: &mut Vec<PendingMove>,
 ) {
     let mut edge_base = Vec::with_capacity(f.num_blocks() + 1);
-    let mut n = 0u64;
+    let mut edge_target = Vec::new();
     for b in f.blocks() {
-        edge_base.push(n);
-        n += f.block_succs(b).len() as u64;
+        edge_base.push(edge_target.len() as u64);
+        edge_target.extend(f.block_succs(b).iter().map(|s| s.index()));
     }
+    let n = edge_target.len() as u64;
+    // The edges into each block, in the order of its predecessors (a block
+    // ending in a large switch is a predecessor of many blocks: finding
+    // the edge by a search of its successors would cost their number for
+    // every value live into each of them).
+    let (mut in_start, mut in_edges) = (Vec::new(), Vec::new());
+    counting_sort(
+        f.num_blocks(),
+        edge_target.len(),
+        |e| Some(edge_target[e]),
+        |e| e as u64,
+        &mut in_start,
+        &mut in_edges,
+    );
     // (edge, value, kind) packed; the location and the value there beside it.
     let mut halves: Vec<(u64, Allocation, u32)> = Vec::new();
     let key = |edge: u64, v: u32, kind: u64| (edge << 33) | (u64::from(v) << 1) | kind;
@@ -231,13 +245,9 @@ fn edge_moves(
             let b = f.block_of(inst_of(from));
             let insts = f.block_insts(b);
             if from == m(insts.first()) {
-                for &p in f.block_preds(b) {
-                    let k = f
-                        .block_succs(p)
-                        .iter()
-                        .position(|&s| s == b)
-                        .expect("an edge");
-                    halves.push((key(edge_base[p.index()] + k as u64, v, DEST), loc, v));
+                let (a, z) = (in_start[b.index()], in_start[b.index() + 1]);
+                for &edge in &in_edges[a as usize..z as usize] {
+                    halves.push((key(edge, v, DEST), loc, v));
                 }
             }
             if to == m(insts.last()) + 3 {
@@ -452,10 +462,10 @@ mod tests {
         let case = crate::fixtures::unit_case("backtracking/three_floats_around_two_instructions");
         let float = |hw| PReg::new(hw, RegClass::Float);
         let mut maps = crate::backtracking::regmap::RegMaps::new();
-        maps.insert(float(0), 0, 9, 0);
-        maps.insert(float(1), 0, 9, 1);
+        maps.insert_all(float(0), &[(0, 9, 0)], 0);
+        maps.insert_all(float(1), &[(0, 9, 0)], 1);
         if let Some((from, to)) = p2 {
-            maps.insert(float(2), from, to, 2);
+            maps.insert_all(float(2), &[(from, to, 0)], 2);
         }
         let a = Allocated {
             ranges: Vec::new(),

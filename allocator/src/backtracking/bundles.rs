@@ -10,6 +10,7 @@ use super::liveranges::Ranges;
 use super::operands::Rewrites;
 use super::points::Point;
 use super::requirement::Req;
+use crate::gallop::partition_from;
 use crate::ir::function::Function;
 use crate::ir::index::{PReg, RegClass};
 
@@ -75,46 +76,50 @@ fn req_of(r: &Ranges, ranges: &[(Point, Point, u32)]) -> Req {
     acc
 }
 
+/// Whether two lists of disjoint ranges sorted by start overlap: each range
+/// of the shorter list is looked up in the longer by a galloping search, so
+/// that a bundle grown by a long chain of merges is not walked whole at
+/// each one.
 fn overlap(a: &[(Point, Point, u32)], b: &[(Point, Point, u32)]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i].1 <= b[j].0 {
-            i += 1;
-        } else if b[j].1 <= a[i].0 {
-            j += 1;
-        } else {
-            return true;
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let mut j = 0;
+    for &(from, to, _) in short {
+        // The first range of `long` ending after `from` (ends are sorted
+        // too, the ranges being disjoint).
+        j = partition_from(long, j, |r| r.1 <= from);
+        match long.get(j) {
+            None => return false,
+            Some(r) if r.0 < to => return true,
+            Some(_) => {}
         }
     }
     false
 }
 
-/// The union of two lists of ranges sorted by start, sorted by start; the
-/// first is extended in place when the second starts after it ends.
-fn merge_sorted<T: Copy>(mut a: Vec<(u32, u32, T)>, b: Vec<(u32, u32, T)>) -> Vec<(u32, u32, T)> {
-    match (a.last(), b.first()) {
-        (_, None) => return a,
-        (None, _) => return b,
-        (Some(x), Some(y)) if x.0 <= y.0 => {
-            a.extend(b);
-            return a;
-        }
-        _ => {}
-    }
-    let mut out = Vec::with_capacity(a.len() + b.len());
+/// The union of two lists of disjoint ranges sorted by start, sorted by
+/// start, built in the longer one: only its entries after the shorter
+/// one's first start are moved.
+fn merge_sorted<T: Copy>(a: Vec<(u32, u32, T)>, b: Vec<(u32, u32, T)>) -> Vec<(u32, u32, T)> {
+    let (short, mut long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let Some(first) = short.first() else {
+        return long;
+    };
+    let lo = long.partition_point(|r| r.0 < first.0);
+    let tail = long.split_off(lo);
+    long.reserve(tail.len() + short.len());
     let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i].0 <= b[j].0 {
-            out.push(a[i]);
+    while i < tail.len() && j < short.len() {
+        if tail[i].0 <= short[j].0 {
+            long.push(tail[i]);
             i += 1;
         } else {
-            out.push(b[j]);
+            long.push(short[j]);
             j += 1;
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
+    long.extend_from_slice(&tail[i..]);
+    long.extend_from_slice(&short[j..]);
+    long
 }
 
 /// One bundle per value, then the merges.
@@ -231,7 +236,7 @@ mod tests {
     use crate::backtracking::requirement::Masks;
 
     #[test]
-    fn overlap_walks_both_sorted_lists() {
+    fn overlap_is_found_wherever_the_lists_meet() {
         let o = |a: &[(Point, Point)], b: &[(Point, Point)]| {
             let t = |x: &[(Point, Point)]| x.iter().map(|&(f, t)| (f, t, 0)).collect::<Vec<_>>();
             (overlap(&t(a), &t(b)), overlap(&t(b), &t(a)))
@@ -242,6 +247,24 @@ mod tests {
         assert_eq!(o(&[(1, 3), (8, 9)], &[(4, 6), (9, 12)]), (false, false));
         assert_eq!(o(&[(1, 3), (8, 10)], &[(4, 6), (9, 12)]), (true, true));
         assert_eq!(o(&[], &[(4, 6)]), (false, false));
+        // A short list against a long one, met in its middle, its last
+        // range, and nowhere.
+        let long: Vec<_> = (0..50).map(|i| (i * 10, i * 10 + 5)).collect();
+        assert_eq!(o(&long, &[(6, 9), (254, 256)]), (true, true));
+        assert_eq!(o(&long, &[(486, 489), (494, 600)]), (true, true));
+        assert_eq!(o(&long, &[(5, 10), (255, 260), (495, 900)]), (false, false));
+    }
+
+    #[test]
+    fn merging_keeps_every_range_sorted() {
+        let t = |x: &[u32]| x.iter().map(|&f| (f, f + 1, f)).collect::<Vec<_>>();
+        let long = t(&[0, 10, 20, 30, 40, 50]);
+        for short in [t(&[]), t(&[5]), t(&[25, 45]), t(&[60, 70]), t(&[1, 2, 3])] {
+            let mut want: Vec<_> = long.iter().chain(&short).copied().collect();
+            want.sort_unstable();
+            assert_eq!(merge_sorted(long.clone(), short.clone()), want);
+            assert_eq!(merge_sorted(short.clone(), long.clone()), want);
+        }
     }
 
     /// The values of each spill set after merging the unit case `name`,

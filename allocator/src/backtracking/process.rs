@@ -242,12 +242,10 @@ impl<'a> Loop<'a> {
                 continue;
             }
             let mut reserved = false;
-            for &(from, to, _) in ranges {
-                self.maps.overlaps(r, from, to, |_, owner| {
-                    reserved |= owner == RESERVED;
-                    !reserved
-                });
-            }
+            self.maps.overlaps_all(r, ranges, |_, owner| {
+                reserved |= owner == RESERVED;
+                !reserved
+            });
             n += u32::from(!reserved);
         }
         n.min(64)
@@ -469,22 +467,20 @@ impl<'a> Loop<'a> {
         let mut cost = 0u32;
         let mut first = Point::MAX;
         self.conflicts.clear();
-        let b = &self.bundles[k as usize];
-        for &(from, to, _) in &b.ranges {
-            let conflicts = &mut self.conflicts;
-            self.maps.overlaps(r, from, to, |at, owner| {
+        let conflicts = &mut self.conflicts;
+        self.maps
+            .overlaps_all(r, &self.bundles[k as usize].ranges, |at, owner| {
                 first = first.min(at);
                 if owner == RESERVED {
                     cost = u32::MAX;
                 } else if !conflicts.contains(&owner) {
                     conflicts.push(owner);
                 }
-                true
+                // Past a reservation only the earliest conflict matters:
+                // it is found by the walk down the range that first met
+                // one (a later range meets nothing earlier).
+                cost != u32::MAX || at == first
             });
-            if cost == u32::MAX {
-                break;
-            }
-        }
         if first == Point::MAX {
             return Probe::Free;
         }
@@ -502,24 +498,18 @@ impl<'a> Loop<'a> {
     /// Whether nothing occupies `r` over bundle `k`.
     fn is_free(&self, k: u32, r: PReg) -> bool {
         let mut free = true;
-        for &(from, to, _) in &self.bundles[k as usize].ranges {
-            self.maps.overlaps(r, from, to, |_, _| {
+        self.maps
+            .overlaps_all(r, &self.bundles[k as usize].ranges, |_, _| {
                 free = false;
                 false
             });
-            if !free {
-                return false;
-            }
-        }
-        true
+        free
     }
 
     fn assign(&mut self, k: u32, r: PReg) {
         let b = &mut self.bundles[k as usize];
         b.home = Home::Reg(r);
-        for &(from, to, _) in &b.ranges {
-            self.maps.insert(r, from, to, k);
-        }
+        self.maps.insert_all(r, &b.ranges, k);
         self.spillsets[b.spillset as usize].hint = Some(r);
     }
 
@@ -527,14 +517,12 @@ impl<'a> Loop<'a> {
         let b = &self.bundles[k as usize];
         self.conflicts.clear();
         let conflicts = &mut self.conflicts;
-        for &(from, to, _) in &b.ranges {
-            self.maps.overlaps(r, from, to, |_, owner| {
-                if owner != RESERVED && !conflicts.contains(&owner) {
-                    conflicts.push(owner);
-                }
-                true
-            });
-        }
+        self.maps.overlaps_all(r, &b.ranges, |_, owner| {
+            if owner != RESERVED && !conflicts.contains(&owner) {
+                conflicts.push(owner);
+            }
+            true
+        });
         for j in 0..self.conflicts.len() {
             let o = self.conflicts[j];
             self.evict(o, r);
@@ -546,9 +534,7 @@ impl<'a> Loop<'a> {
     /// Takes bundle `o` out of register `r`, its home.
     fn evict(&mut self, o: u32, r: PReg) {
         let ob = &mut self.bundles[o as usize];
-        for &(from, _, _) in &ob.ranges {
-            self.maps.remove(r, from);
-        }
+        self.maps.remove_all(r, &ob.ranges, o);
         ob.home = Home::None;
         self.stats.evictions += 1;
     }

@@ -285,7 +285,8 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         generate: Option<usize>,
         /// Generator configuration of --generate: default, regalloc2,
-        /// regalloc2_fastalloc.
+        /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra, cranelift,
+        /// cranelift-aarch64, cranelift-riscv64.
         #[arg(long, value_name = "P", default_value = "default")]
         profile: String,
         /// Leave these features out of the --generate cases (names as in
