@@ -5,10 +5,15 @@
 //! of the gaps between consecutive answers, not a full search per query.
 
 /// The first index at or after `from` where `pred` is false, for a `pred`
-/// that holds for a prefix of `items` covering at least `..from`.
+/// that holds for a prefix of `items` covering at least `..from`. From 0,
+/// with no earlier answer to start near, it is a plain bisection: doubling
+/// first would only add a second logarithm.
 #[inline]
 pub fn partition_from<T>(items: &[T], from: usize, pred: impl Fn(&T) -> bool) -> usize {
     debug_assert!(from <= items.len());
+    if from == 0 {
+        return items.partition_point(pred);
+    }
     let (mut lo, mut step) = (from, 1);
     while lo + step <= items.len() && pred(&items[lo + step - 1]) {
         lo += step;

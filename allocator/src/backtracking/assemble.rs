@@ -462,10 +462,10 @@ mod tests {
         let case = crate::fixtures::unit_case("backtracking/three_floats_around_two_instructions");
         let float = |hw| PReg::new(hw, RegClass::Float);
         let mut maps = crate::backtracking::regmap::RegMaps::new();
-        maps.insert_all(float(0), &[(0, 9, 0)], 0);
-        maps.insert_all(float(1), &[(0, 9, 0)], 1);
+        maps.insert_all(float(0), &[(0, 9)], 0);
+        maps.insert_all(float(1), &[(0, 9)], 1);
         if let Some((from, to)) = p2 {
-            maps.insert_all(float(2), &[(from, to, 0)], 2);
+            maps.insert_all(float(2), &[(from, to)], 2);
         }
         let a = Allocated {
             ranges: Vec::new(),

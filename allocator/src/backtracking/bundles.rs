@@ -31,6 +31,12 @@ pub struct Bundle {
     /// `(from, to, range)`, sorted by `from` (a spill bundle's only once
     /// second-chance allocation starts).
     pub ranges: Vec<(Point, Point, u32)>,
+    /// The ranges with touching ones joined, as of the last
+    /// [`Bundle::join_runs`]: what a register map holds for the bundle and
+    /// what a probe looks up. A value live through a chain of blocks has a
+    /// range per block, most touching the next: real functions' long-lived
+    /// bundles have some thirty ranges per run.
+    pub runs: Vec<(Point, Point)>,
     pub home: Home,
     pub spillset: u32,
     /// Register to probe first.
@@ -41,6 +47,41 @@ pub struct Bundle {
     /// the point of the use that made it so, as of its last queueing (a
     /// bundle's ranges change only by a split, which queues both halves).
     pub req: (Req, Point),
+}
+
+impl Bundle {
+    /// A bundle of `ranges`, not yet placed; its runs are joined when it is
+    /// queued or offered a second chance.
+    pub fn new(ranges: Vec<(Point, Point, u32)>, spillset: u32, hint: Option<PReg>) -> Bundle {
+        Bundle {
+            ranges,
+            runs: Vec::new(),
+            home: Home::None,
+            spillset,
+            hint,
+            weight: 0,
+            req: (Req::Top, 0),
+        }
+    }
+
+    /// Recomputes [`Bundle::runs`] from the ranges, sorted by start.
+    pub fn join_runs(&mut self) {
+        self.runs.clear();
+        for &(from, to, _) in &self.ranges {
+            match self.runs.last_mut() {
+                Some(run) if run.1 == from => run.1 = to,
+                _ => self.runs.push((from, to)),
+            }
+        }
+    }
+
+    /// Whether [`Bundle::runs`] is up to date with the ranges (for debug
+    /// assertions where a bundle goes into or is looked up in the maps).
+    pub fn runs_current(&self) -> bool {
+        let mut joined = Bundle::new(self.ranges.clone(), self.spillset, None);
+        joined.join_runs();
+        joined.runs == self.runs
+    }
 }
 
 /// The pieces of one original bundle: they share a spill slot and a hint.
@@ -139,14 +180,7 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
             .collect();
         value_bundle[v] = bundles.len() as u32;
         reqs.push(req_of(r, &ranges));
-        bundles.push(Bundle {
-            ranges,
-            home: Home::None,
-            spillset: NONE,
-            hint: None,
-            weight: 0,
-            req: (Req::Top, 0),
-        });
+        bundles.push(Bundle::new(ranges, NONE, None));
         members.push(vec![v as u32]);
     }
     // Only vregs are offered: copy values are never reused inputs, defs or
@@ -253,6 +287,16 @@ mod tests {
         assert_eq!(o(&long, &[(6, 9), (254, 256)]), (true, true));
         assert_eq!(o(&long, &[(486, 489), (494, 600)]), (true, true));
         assert_eq!(o(&long, &[(5, 10), (255, 260), (495, 900)]), (false, false));
+    }
+
+    #[test]
+    fn runs_join_touching_ranges_only() {
+        let mut b = Bundle::new(vec![(0, 3, 0), (3, 6, 1), (7, 9, 2), (9, 12, 3)], 0, None);
+        assert!(b.runs.is_empty() && !b.runs_current());
+        b.join_runs();
+        assert_eq!(b.runs, [(0, 6), (7, 12)]);
+        b.ranges.pop();
+        assert!(!b.runs_current());
     }
 
     #[test]

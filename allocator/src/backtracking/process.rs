@@ -171,6 +171,7 @@ impl<'a> Loop<'a> {
     /// Queues bundle `k` by its length and caches its requirement and its
     /// weight, which eviction decisions read; one pass over its uses.
     fn enqueue(&mut self, k: u32) {
+        self.bundles[k as usize].join_runs();
         let b = &self.bundles[k as usize];
         if b.ranges.is_empty() {
             return;
@@ -230,7 +231,7 @@ impl<'a> Loop<'a> {
             Req::Regs(m) => m,
             _ => u64::MAX,
         };
-        let ranges = &self.bundles[k as usize].ranges;
+        let runs = &self.bundles[k as usize].runs;
         let c = self.class(k).index();
         let mut n = 0;
         for &r in &self.order[c] {
@@ -242,7 +243,7 @@ impl<'a> Loop<'a> {
                 continue;
             }
             let mut reserved = false;
-            self.maps.overlaps_all(r, ranges, |_, owner| {
+            self.maps.overlaps_all(r, runs, |_, owner| {
                 reserved |= owner == RESERVED;
                 !reserved
             });
@@ -469,7 +470,7 @@ impl<'a> Loop<'a> {
         self.conflicts.clear();
         let conflicts = &mut self.conflicts;
         self.maps
-            .overlaps_all(r, &self.bundles[k as usize].ranges, |at, owner| {
+            .overlaps_all(r, &self.bundles[k as usize].runs, |at, owner| {
                 first = first.min(at);
                 if owner == RESERVED {
                     cost = u32::MAX;
@@ -499,7 +500,7 @@ impl<'a> Loop<'a> {
     fn is_free(&self, k: u32, r: PReg) -> bool {
         let mut free = true;
         self.maps
-            .overlaps_all(r, &self.bundles[k as usize].ranges, |_, _| {
+            .overlaps_all(r, &self.bundles[k as usize].runs, |_, _| {
                 free = false;
                 false
             });
@@ -509,7 +510,8 @@ impl<'a> Loop<'a> {
     fn assign(&mut self, k: u32, r: PReg) {
         let b = &mut self.bundles[k as usize];
         b.home = Home::Reg(r);
-        self.maps.insert_all(r, &b.ranges, k);
+        debug_assert!(b.runs_current(), "bundle {k} changed since it was queued");
+        self.maps.insert_all(r, &b.runs, k);
         self.spillsets[b.spillset as usize].hint = Some(r);
     }
 
@@ -517,7 +519,7 @@ impl<'a> Loop<'a> {
         let b = &self.bundles[k as usize];
         self.conflicts.clear();
         let conflicts = &mut self.conflicts;
-        self.maps.overlaps_all(r, &b.ranges, |_, owner| {
+        self.maps.overlaps_all(r, &b.runs, |_, owner| {
             if owner != RESERVED && !conflicts.contains(&owner) {
                 conflicts.push(owner);
             }
@@ -534,7 +536,7 @@ impl<'a> Loop<'a> {
     /// Takes bundle `o` out of register `r`, its home.
     fn evict(&mut self, o: u32, r: PReg) {
         let ob = &mut self.bundles[o as usize];
-        self.maps.remove_all(r, &ob.ranges, o);
+        self.maps.remove_all(r, &ob.runs, o);
         ob.home = Home::None;
         self.stats.evictions += 1;
     }
@@ -590,14 +592,7 @@ impl<'a> Loop<'a> {
             return sb;
         }
         let sb = self.bundles.len() as u32;
-        self.bundles.push(Bundle {
-            ranges: Vec::new(),
-            home: Home::None,
-            spillset: ss,
-            hint: None,
-            weight: 0,
-            req: (Req::Top, 0),
-        });
+        self.bundles.push(Bundle::new(Vec::new(), ss, None));
         self.spillsets[ss as usize].spill_bundle = sb;
         self.spilled.push(sb);
         sb
@@ -719,14 +714,7 @@ impl<'a> Loop<'a> {
         for &(_, _, x) in &second {
             self.range_bundle[x as usize] = nk;
         }
-        self.bundles.push(Bundle {
-            ranges: second,
-            home: Home::None,
-            spillset: ss,
-            hint,
-            weight: 0,
-            req: (Req::Top, 0),
-        });
+        self.bundles.push(Bundle::new(second, ss, hint));
         self.enqueue(k);
         self.enqueue(nk);
         Ok(())
@@ -742,9 +730,9 @@ impl<'a> Loop<'a> {
             {
                 continue;
             }
-            self.bundles[k as usize]
-                .ranges
-                .sort_unstable_by_key(|r| r.0);
+            let b = &mut self.bundles[k as usize];
+            b.ranges.sort_unstable_by_key(|r| r.0);
+            b.join_runs();
             let mut cands = Vec::new();
             self.candidates(k, Req::Any, &mut cands);
             if let Some(r) = cands.iter().copied().find(|&r| self.is_free(k, r)) {

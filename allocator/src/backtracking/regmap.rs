@@ -1,15 +1,16 @@
 //! Per-register allocation maps: which bundle holds each register over which
-//! points. One vector per register of the ranges it holds, sorted by start;
-//! ranges in one map never overlap, so their ends are sorted too and the
-//! ranges overlapping a query are found by a search for the query's end and
-//! a walk back from there. A sorted vector rather than a search tree:
+//! points. One vector per register of the stretches it holds, sorted by
+//! start; stretches in one map never overlap, so their ends are sorted too
+//! and those overlapping a query are found by a search for the query's end
+//! and a walk back from there. A sorted vector rather than a search tree:
 //! probes far outnumber insertions, and a search over contiguous entries is
-//! several times cheaper than a tree descent. The operations that take a
-//! whole bundle (its ranges sorted by start) walk the map once: the search
-//! for each range gallops forward from the previous one's, and a bundle's
-//! ranges go in or out of a map in one merge, so that a bundle of thousands
-//! of ranges (a value live across a large function) costs one pass over the
-//! map, not one shift of its tail per range.
+//! several times cheaper than a tree descent.
+//!
+//! A bundle enters a map as its runs (its ranges with touching ones
+//! joined), all at once: one merge into the map, one compaction out of it,
+//! and lookups that zip the runs with the map, each side galloping over the
+//! other's gaps. A bundle of thousands of ranges (a value live across a
+//! large function) so costs one pass, not a search and a shift per range.
 
 use super::points::Point;
 use crate::gallop::partition_from;
@@ -65,49 +66,45 @@ impl RegMaps {
         );
     }
 
-    /// Gives `r` the sorted, disjoint `ranges` of `bundle`, merged into its
+    /// Gives `r` the sorted, disjoint `runs` of `bundle`, merged into its
     /// map in one pass over the entries they interleave with.
-    pub fn insert_all(&mut self, r: PReg, ranges: &[(Point, Point, u32)], bundle: u32) {
-        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+    pub fn insert_all(&mut self, r: PReg, runs: &[(Point, Point)], bundle: u32) {
+        let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
             return;
         };
         let map = &mut self.maps[r.index()];
         let lo = map.partition_point(|h| h.start < first.0);
         let hi = lo + map[lo..].partition_point(|h| h.start < last.0);
-        let held = |&(start, end, _): &(Point, Point, u32)| Held {
+        let held = |&(start, end): &(Point, Point)| Held {
             start,
             end,
             owner: bundle,
         };
-        if lo == hi {
-            map.splice(lo..lo, ranges.iter().map(held));
-            return;
-        }
         self.scratch.clear();
         let (mut i, mut j) = (lo, 0);
-        while i < hi && j < ranges.len() {
-            if map[i].start < ranges[j].0 {
+        while i < hi && j < runs.len() {
+            debug_assert!(
+                map[i].start != runs[j].0,
+                "{r} is already held at {}",
+                runs[j].0
+            );
+            if map[i].start < runs[j].0 {
                 self.scratch.push(map[i]);
                 i += 1;
             } else {
-                debug_assert!(
-                    map[i].start != ranges[j].0,
-                    "{r} already holds a range at {}",
-                    map[i].start
-                );
-                self.scratch.push(held(&ranges[j]));
+                self.scratch.push(held(&runs[j]));
                 j += 1;
             }
         }
         self.scratch.extend_from_slice(&map[i..hi]);
-        self.scratch.extend(ranges[j..].iter().map(held));
+        self.scratch.extend(runs[j..].iter().map(held));
         map.splice(lo..hi, self.scratch.drain(..));
     }
 
-    /// Takes the sorted `ranges` of `bundle` out of `r`'s map, compacting
-    /// the span they cover in one pass.
-    pub fn remove_all(&mut self, r: PReg, ranges: &[(Point, Point, u32)], bundle: u32) {
-        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+    /// Takes the `runs` of `bundle` (as inserted) out of `r`'s map,
+    /// compacting the span they cover in one pass.
+    pub fn remove_all(&mut self, r: PReg, runs: &[(Point, Point)], bundle: u32) {
+        let (Some(first), Some(last)) = (runs.first(), runs.last()) else {
             return;
         };
         let map = &mut self.maps[r.index()];
@@ -122,41 +119,45 @@ impl RegMaps {
         }
         debug_assert_eq!(
             hi - kept,
-            ranges.len(),
-            "{r} does not hold every range of {bundle}"
+            runs.len(),
+            "{r} does not hold every run of {bundle}"
         );
         map.drain(kept..hi);
     }
 
-    /// Calls `visit(start, owner)` for each range of `r` overlapping one of
-    /// the sorted, disjoint `ranges`, latest first within each, until it
-    /// returns `false`. A range of `r` overlapping two of them is visited
-    /// for each.
+    /// Calls `visit(start, owner)` for each entry of `r`'s map overlapping
+    /// one of the sorted, disjoint `runs`, latest first within each, until
+    /// it returns `false`; `start` is where the overlap begins. An entry
+    /// overlapping two runs is visited for each.
     #[inline]
     pub fn overlaps_all(
         &self,
         r: PReg,
-        ranges: &[(Point, Point, u32)],
+        runs: &[(Point, Point)],
         mut visit: impl FnMut(Point, u32) -> bool,
     ) {
         let map = &self.maps[r.index()];
-        if map.is_empty() {
-            return;
-        }
-        let mut hi = 0;
-        for &(from, to, _) in ranges {
-            hi = partition_from(map, hi, |h| h.start < to);
-            for h in map[..hi].iter().rev() {
-                if h.end <= from {
-                    break;
-                }
+        let (mut i, mut j) = (0, 0);
+        while i < runs.len() {
+            let (from, to) = runs[i];
+            // The first entry ending after `from`: every earlier one ended
+            // at or before an earlier run's start.
+            j = partition_from(map, j, |h| h.end <= from);
+            let Some(next) = map.get(j) else {
+                return;
+            };
+            if next.start >= to {
+                // Nothing here: on to the first run ending after it.
+                i = partition_from(runs, i + 1, |q| q.1 <= next.start);
+                continue;
+            }
+            let hi = partition_from(map, j + 1, |h| h.start < to);
+            for h in map[j..hi].iter().rev() {
                 if !visit(h.start.max(from), h.owner) {
                     return;
                 }
             }
-            if hi == map.len() && map[hi - 1].end <= from {
-                return;
-            }
+            i += 1;
         }
     }
 
@@ -173,10 +174,9 @@ mod tests {
     use super::*;
     use crate::ir::index::RegClass;
 
-    fn seen(maps: &RegMaps, r: PReg, ranges: &[(Point, Point)]) -> Vec<(Point, u32)> {
-        let ranges: Vec<_> = ranges.iter().map(|&(f, t)| (f, t, 0)).collect();
+    fn seen(maps: &RegMaps, r: PReg, runs: &[(Point, Point)]) -> Vec<(Point, u32)> {
         let mut seen = Vec::new();
-        maps.overlaps_all(r, &ranges, |s, o| {
+        maps.overlaps_all(r, runs, |s, o| {
             seen.push((s, o));
             true
         });
@@ -187,8 +187,8 @@ mod tests {
     fn overlaps_and_reservations() {
         let r = PReg::new(0, RegClass::Int);
         let mut maps = RegMaps::new();
-        maps.insert_all(r, &[(10, 20, 0)], 1);
-        maps.insert_all(r, &[(20, 25, 0)], 2);
+        maps.insert_all(r, &[(10, 20)], 1);
+        maps.insert_all(r, &[(20, 25)], 2);
         maps.reserve(r, 30, 31);
         maps.reserve(r, 31, 33);
         maps.reserve(r, 29, 30);
@@ -207,10 +207,10 @@ mod tests {
                 && !maps.occupied_in(r, 25, 29)
                 && !maps.occupied_in(r, 33, 40)
         );
-        maps.remove_all(r, &[(20, 25, 0)], 2);
+        maps.remove_all(r, &[(20, 25)], 2);
         assert!(!maps.occupied_in(r, 22, 23));
         let mut first = None;
-        maps.overlaps_all(r, &[(0, 100, 0)], |s, _| {
+        maps.overlaps_all(r, &[(0, 100)], |s, _| {
             first = Some(s);
             false
         });
@@ -221,8 +221,8 @@ mod tests {
     fn whole_bundles_interleave_and_leave_in_one_pass() {
         let r = PReg::new(3, RegClass::Float);
         let mut maps = RegMaps::new();
-        let evens: Vec<_> = (0..40).map(|i| (i * 10, i * 10 + 5, 0)).collect();
-        let odds: Vec<_> = (0..40).map(|i| (i * 10 + 5, i * 10 + 9, 0)).collect();
+        let evens: Vec<_> = (0..40).map(|i| (i * 10, i * 10 + 5)).collect();
+        let odds: Vec<_> = (0..40).map(|i| (i * 10 + 5, i * 10 + 9)).collect();
         maps.insert_all(r, &evens[10..30], 1);
         maps.insert_all(r, &odds, 2);
         maps.insert_all(r, &evens[..10], 1);

@@ -50,14 +50,9 @@ fn parts(bundles: &[&[(Point, Point)]], uses: &[Use]) -> (Vec<LiveRange>, Bundle
             });
             range_bundle.push(k as u32);
         }
-        bs.push(Bundle {
-            ranges: own,
-            home: Home::None,
-            spillset: 0,
-            hint: None,
-            weight: 0,
-            req: (Req::Top, 0),
-        });
+        let mut bundle = Bundle::new(own, 0, None);
+        bundle.join_runs();
+        bs.push(bundle);
     }
     let b = Bundles {
         bundles: bs,
