@@ -68,6 +68,30 @@ pub struct Graph {
     /// frequent first. Two groups a copy joins that both end up on the
     /// stack share a slot where they can, and the copy goes.
     pub copies: Vec<(u32, u32)>,
+    /// The representatives each representative interferes with, once
+    /// coalescing is over (compressed rows: `adj[adj_start[g]..adj_start[g
+    /// + 1]]`). Simplify and select walk them several times a round; a
+    /// bit row costs the number of vregs to walk, a list its neighbours.
+    adj_start: Vec<u32>,
+    adj: Vec<u32>,
+    /// What the last coalescing changed.
+    undo: Undo,
+}
+
+/// What coalescing changed in a graph, so that the spill rounds can take
+/// it back and coalesce again, conservatively, without building the
+/// interference anew (most of a large function's graph): the per-vreg
+/// values as they were, and the old value of each bit-matrix word a merge
+/// changed, in order.
+#[derive(Default)]
+struct Undo {
+    parent: Vec<u32>,
+    mask: Vec<u64>,
+    cost: Vec<f64>,
+    area: Vec<f64>,
+    prefer: Vec<u64>,
+    in_register: Vec<bool>,
+    words: Vec<(usize, u64)>,
 }
 
 impl Graph {
@@ -125,9 +149,50 @@ impl Graph {
         dense::insert(&mut self.bits[b * w..(b + 1) * w], a);
     }
 
-    /// The representatives that interfere with representative `g`.
+    /// The representatives that interfere with representative `g`, in
+    /// increasing order.
     pub fn neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
+        debug_assert!(
+            self.adj_start.len() == self.n + 1,
+            "the graph is still being built"
+        );
+        let (a, b) = (self.adj_start[g] as usize, self.adj_start[g + 1] as usize);
+        self.adj[a..b].iter().map(|&z| z as usize)
+    }
+
+    /// [`Graph::neighbours`] while coalescing changes the groups.
+    fn row_neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
         dense::members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
+    }
+
+    /// Lists every representative's neighbours and points every vreg
+    /// straight at its representative, coalescing being over: the later
+    /// phases ask for groups per operand and per live vreg at each
+    /// instruction.
+    fn finish(&mut self) {
+        for v in 0..self.n {
+            self.parent[v] = self.find(v) as u32;
+        }
+        let mut adj_start = Vec::with_capacity(self.n + 1);
+        let mut adj = Vec::new();
+        for g in 0..self.n {
+            adj_start.push(adj.len() as u32);
+            if self.parent[g] as usize == g {
+                adj.extend(self.row_neighbours(g).map(|z| z as u32));
+            }
+        }
+        adj_start.push(adj.len() as u32);
+        self.adj_start = adj_start;
+        self.adj = adj;
+    }
+
+    /// Sets bits `word` in word `at` of the matrix, logging its old value.
+    fn set_bits(&mut self, at: usize, word: u64) {
+        let old = self.bits[at];
+        if old | word != old {
+            self.undo.words.push((at, old));
+            self.bits[at] = old | word;
+        }
     }
 
     /// Merges group `x` into group `y` (both representatives).
@@ -135,10 +200,10 @@ impl Graph {
         let w = self.words;
         let xs: Row = self.row(x).to_vec();
         for z in dense::members(&xs) {
-            dense::insert(&mut self.bits[z * w..(z + 1) * w], y);
+            self.set_bits(z * w + y / 64, 1 << (y % 64));
         }
         for (k, word) in xs.into_iter().enumerate() {
-            self.bits[y * w + k] |= word;
+            self.set_bits(y * w + k, word);
         }
         self.parent[x] = y as u32;
         self.mask[y] &= self.mask[x];
@@ -146,6 +211,25 @@ impl Graph {
         self.area[y] += self.area[x];
         self.prefer[y] |= self.prefer[x];
         self.in_register[y] |= self.in_register[x];
+    }
+
+    /// Takes back the last [`coalesce`]: one group per vreg again.
+    pub fn uncoalesce(&mut self) {
+        let undo = std::mem::take(&mut self.undo);
+        for &(at, old) in undo.words.iter().rev() {
+            self.bits[at] = old;
+        }
+        self.parent = undo.parent;
+        self.mask = undo.mask;
+        self.cost = undo.cost;
+        self.area = undo.area;
+        self.prefer = undo.prefer;
+        self.in_register = undo.in_register;
+        self.coalesced = 0;
+        self.refused = 0;
+        self.copies.clear();
+        self.adj_start.clear();
+        self.adj.clear();
     }
 
     /// Coalesces `a` and `b` if they do not interfere and their masks meet
@@ -178,7 +262,7 @@ impl Graph {
     /// `x` already interferes with `y` or has fewer neighbours than
     /// registers in its mask.
     fn george(&self, x: usize, y: usize) -> bool {
-        self.neighbours(x)
+        self.row_neighbours(x)
             .all(|t| self.interferes(t, y) || !self.at_least(t, self.mask[t].count_ones()))
     }
 
@@ -186,7 +270,7 @@ impl Graph {
     /// as `k` (a register count), so a group live across a long function,
     /// with thousands of neighbours, costs no more than a short one.
     fn at_least(&self, z: usize, k: u32) -> bool {
-        self.neighbours(z).take(k as usize).count() as u32 >= k
+        self.row_neighbours(z).take(k as usize).count() as u32 >= k
     }
 
     /// Briggs' test: merging groups `x` and `y` cannot make the graph
@@ -229,7 +313,16 @@ pub enum Coalescing {
 }
 
 /// Builds the graph of `f` and coalesces.
+#[cfg(test)]
 pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> Graph {
+    let mut g = interference(f, env, facts);
+    coalesce(f, facts, &mut g, how);
+    g
+}
+
+/// The graph of one group per vreg: masks, costs, exclusions and
+/// interference, before any copy is coalesced.
+pub fn interference(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
     let n = f.num_vregs();
     let words = facts.words;
     let alloc = env.allocatable_set().class_masks();
@@ -260,6 +353,9 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         alloc,
         excluded: Vec::new(),
         copies: Vec::new(),
+        adj_start: Vec::new(),
+        adj: Vec::new(),
+        undo: Undo::default(),
     };
     let mut live: Row = Vec::with_capacity(words);
     let mut present: Row = vec![0; words];
@@ -318,8 +414,23 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         at[e.0 as usize] += 1;
     }
     g.excluded = sorted;
-    // Aggressive coalescing, most frequent copies first. `true` marks a
-    // copy on an edge.
+    g
+}
+
+/// Coalesces the copies of `g` (from [`interference`], or after
+/// [`Graph::uncoalesce`]), most frequent first, `how` says how, and lists
+/// the groups' neighbours.
+pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
+    g.undo = Undo {
+        parent: g.parent.clone(),
+        mask: g.mask.clone(),
+        cost: g.cost.clone(),
+        area: g.area.clone(),
+        prefer: g.prefer.clone(),
+        in_register: g.in_register.clone(),
+        words: Vec::new(),
+    };
+    // `true` marks a copy on an edge.
     let mut copies: Vec<(f64, VReg, VReg, bool)> = Vec::new();
     for b in f.blocks() {
         let freq = facts.freq[b.index()];
@@ -355,7 +466,7 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
         .filter(|c| !c.3 || facts.is_read(c.2))
         .map(|c| (c.1.index() as u32, c.2.index() as u32))
         .collect();
-    g
+    g.finish();
 }
 
 /// Edges, masks, cost and area of instruction `i`; `live` holds the vregs

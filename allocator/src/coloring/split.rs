@@ -58,6 +58,21 @@ pub fn inside(iv: &[(u32, u32)], i: u32) -> bool {
     k < iv.len() && iv[k].0 <= i
 }
 
+/// Whether any of the sorted instructions `refs` lies in `iv`: each of the
+/// shorter side looked up in the longer, so that a group referred to all
+/// over a large function (checked against the presence of each of its
+/// thousands of neighbours) costs the neighbour's few intervals, not its
+/// own references, per check.
+fn any_inside(iv: &[(u32, u32)], refs: &[u32]) -> bool {
+    if refs.len() <= iv.len() {
+        return refs.iter().any(|&i| inside(iv, i));
+    }
+    iv.iter().any(|&(s, e)| {
+        let k = refs.partition_point(|&i| i < s);
+        k < refs.len() && refs[k] <= e
+    })
+}
+
 /// The blocks instructions `s` to `e` lie in, in order.
 fn blocks_between(f: &Function, s: u32, e: u32) -> impl Iterator<Item = Block> {
     let (b0, b1) = (
@@ -300,7 +315,7 @@ impl<'a> Splitter<'a> {
     pub fn contains(&self, z: usize, region: &[(u32, u32)]) -> bool {
         self.members
             .of(z)
-            .all(|v| !self.points.pinned[v] && self.points.refs(v).all(|i| !inside(region, i)))
+            .all(|v| !self.points.pinned[v] && !any_inside(region, self.points.refs_of(v)))
     }
 
     /// As [`Splitter::contains`] for group `r` stepping aside at `at`

@@ -151,6 +151,11 @@ end
     let g = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
     assert_eq!((g.coalesced, g.refused), (0, 1));
     assert!(!g.briggs(0, 2) && !g.george(0, 2) && !g.george(2, 0));
+    // Taking the aggressive merge back gives the conservative graph.
+    let mut again = aggressive;
+    again.uncoalesce();
+    coalesce(&case.func, &facts, &mut again, Coalescing::Conservative);
+    assert_same(&again, &g);
     // With two registers, v1i and v3i are of insignificant degree.
     let two = format!("{}{function}", int_machine("p0i-p1i"));
     let (case, _) = crate::ir::text::parse_and_validate(two.as_bytes()).unwrap();
@@ -180,4 +185,36 @@ fn briggs_and_george_on_a_small_graph() {
     // v0i is a neighbour of v3i: George says yes.
     assert!(!g.briggs(0, 3));
     assert!(g.george(0, 3) && g.george(3, 0));
+}
+
+/// Two graphs equal in every group, mask, cost and edge.
+fn assert_same(a: &Graph, b: &Graph) {
+    assert_eq!(a.n, b.n);
+    for v in 0..a.n {
+        assert_eq!(a.find(v), b.find(v), "v{v}");
+        assert_eq!(a.row(v), b.row(v), "row of v{v}");
+        assert_eq!(
+            a.neighbours(v).collect::<Vec<_>>(),
+            b.neighbours(v).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(
+        (&a.mask, &a.prefer, &a.in_register),
+        (&b.mask, &b.prefer, &b.in_register)
+    );
+    assert_eq!((&a.cost, &a.area, &a.copies), (&b.cost, &b.area, &b.copies));
+    assert_eq!((a.coalesced, a.refused), (b.coalesced, b.refused));
+}
+
+#[test]
+fn uncoalescing_a_function_of_many_merges_restores_its_graph() {
+    let case =
+        unit_case("coloring_graph/a_group_needs_a_register_for_operands_that_ask_and_for_copies");
+    let facts = Facts::new(&case.func);
+    let fresh = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
+    let mut g = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
+    assert!(g.coalesced > 0, "the case has merges to take back");
+    g.uncoalesce();
+    coalesce(&case.func, &facts, &mut g, Coalescing::Conservative);
+    assert_same(&g, &fresh);
 }

@@ -459,3 +459,23 @@ fn intervals_merge_and_answer_membership() {
     );
     assert_eq!(intersect(&[(0, 4)], &[]), vec![]);
 }
+
+#[test]
+fn any_inside_agrees_with_a_scan_either_way_round() {
+    let iv = [(3, 5), (9, 9), (20, 30)];
+    for refs in [
+        &[][..],
+        &[1, 2, 6, 8, 10, 19, 31][..],
+        &[5][..],
+        &[0, 9, 40][..],
+        &[31, 32, 33, 34, 35][..],
+    ] {
+        let scan = refs.iter().any(|&i| inside(&iv, i));
+        assert_eq!(any_inside(&iv, refs), scan, "{refs:?}");
+        assert_eq!(
+            any_inside(&iv[..1], refs),
+            refs.iter().any(|&i| inside(&iv[..1], i)),
+            "{refs:?}"
+        );
+    }
+}
