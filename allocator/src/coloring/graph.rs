@@ -69,9 +69,10 @@ pub struct Graph {
     /// stack share a slot where they can, and the copy goes.
     pub copies: Vec<(u32, u32)>,
     /// The representatives each representative interferes with, once
-    /// coalescing is over (compressed rows: `adj[adj_start[g]..adj_start[g
-    /// + 1]]`). Simplify and select walk them several times a round; a
-    /// bit row costs the number of vregs to walk, a list its neighbours.
+    /// coalescing is over: group `g`'s are `adj[adj_start[g]..][..k]`, `k`
+    /// the difference to the next start. Simplify and select walk them
+    /// several times a round; a bit row costs the number of vregs to
+    /// walk, a list its neighbours.
     adj_start: Vec<u32>,
     adj: Vec<u32>,
     /// What the last coalescing changed.
