@@ -77,6 +77,23 @@ pub struct Config {
     /// Uses read one of the latest this many int values fifteen times in
     /// sixteen (0: any available value, uniformly).
     pub recent_uses: usize,
+    /// With `recent_uses`: how many times in 16 a use reads one of the
+    /// latest values (15; the others read any available value, which
+    /// keeps values live far from their defs, and so register pressure).
+    pub recent_use_sixteenths: u8,
+    /// With `constraints.reuse`: in how many of 16 cases `reuse` defs
+    /// appear at all (16: every case; drawn per case). Real code has them
+    /// per function: nearly every x86-64 function, two in five aarch64 ones.
+    pub reuse_case_sixteenths: u8,
+    /// With `repeated_uses.allowed`: in how many of 16 cases an instruction
+    /// may read one vreg twice (16: every case; drawn per case).
+    pub repeated_use_case_sixteenths: u8,
+    /// With `late_uses`: in how many of 16 cases late uses appear (16:
+    /// every case; drawn per case).
+    pub late_use_case_sixteenths: u8,
+    /// With `early_defs`: in how many of 16 cases early defs appear (16:
+    /// every case; drawn per case).
+    pub early_def_case_sixteenths: u8,
     /// The entry's first instruction defines the function's arguments in
     /// `fixed` int registers, as a calling convention does.
     pub entry_args: bool,
@@ -245,6 +262,11 @@ impl Default for Config {
             block_param_rate: 8,
             back_edge_sixteenths: 16,
             recent_uses: 0,
+            recent_use_sixteenths: 15,
+            reuse_case_sixteenths: 16,
+            repeated_use_case_sixteenths: 16,
+            late_use_case_sixteenths: 16,
+            early_def_case_sixteenths: 16,
             class_weights: [6, 3, 2],
             repeated_uses: RepeatedUses {
                 allowed: true,

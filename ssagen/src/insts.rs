@@ -50,6 +50,33 @@ struct Gen<'g, 'a, 'b> {
     args: Vec<VReg>,
     uses: Vec<UseSlot>,
     defs: Vec<(Operand, Option<usize>)>,
+    /// The features the config draws per case, as drawn for this one.
+    case: CaseFeatures,
+}
+
+/// Features a config may give only some cases (its `*_case_sixteenths`):
+/// real code has them per function, not per operand.
+#[derive(Clone, Copy)]
+struct CaseFeatures {
+    reuse: bool,
+    repeated_uses: bool,
+    late_uses: bool,
+    early_defs: bool,
+}
+
+impl CaseFeatures {
+    /// Draws each feature the config gives only some cases; a byte is
+    /// drawn only for those, so configs that give all cases every feature
+    /// decode an input as before.
+    fn draw(c: &mut Choices, cfg: &Config) -> CaseFeatures {
+        let mut some = |sixteenths: u8| sixteenths >= 16 || c.chance(sixteenths as u32, 16);
+        CaseFeatures {
+            reuse: some(cfg.reuse_case_sixteenths),
+            repeated_uses: some(cfg.repeated_use_case_sixteenths),
+            late_uses: some(cfg.late_use_case_sixteenths),
+            early_defs: some(cfg.early_def_case_sixteenths),
+        }
+    }
 }
 
 /// The skeleton's blocks renumbered in preorder of its dominator tree
@@ -114,6 +141,7 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     let (alloc, fixable) = machine_masks(env, cfg.machine.fixed_unlisted);
     let several = cfg.multiple_classes
         && (cfg.multi_class_sixteenths >= 16 || c.chance(cfg.multi_class_sixteenths as u32, 16));
+    let case = CaseFeatures::draw(c, cfg);
     let classes: &'static [RegClass] = if several {
         &RegClass::ALL
     } else {
@@ -166,6 +194,7 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
         args: Vec::new(),
         uses: Vec::new(),
         defs: Vec::new(),
+        case,
     };
     // The values available in a block are those of its dominators plus its
     // own so far: `scope` holds each block on the tree path to the current
@@ -242,7 +271,8 @@ impl Gen<'_, '_, '_> {
         // Compiled code reads mostly what it just computed: with
         // `recent_uses`, fifteen times in sixteen one of the latest int values.
         let recent = self.cfg.recent_uses.min(self.avail[0].len());
-        if recent > 0 && self.c.chance(15, 16) {
+        let sixteenths = self.cfg.recent_use_sixteenths;
+        if recent > 0 && (sixteenths >= 16 || self.c.chance(sixteenths as u32, 16)) {
             let ints = &self.avail[0];
             return Some(ints[ints.len() - 1 - self.c.int(0, recent - 1)]);
         }
@@ -258,6 +288,19 @@ impl Gen<'_, '_, '_> {
             k -= v.len();
         }
         None
+    }
+
+    /// A value of `class` to pass as a branch argument: with
+    /// `recent_uses`, as often as a use reads one, one of the latest of
+    /// the class (a loop passes on what it just computed); else any.
+    fn pick_argument(&mut self, class: RegClass) -> Option<VReg> {
+        let avail = &self.avail[class.index()];
+        let recent = self.cfg.recent_uses.min(avail.len());
+        let sixteenths = self.cfg.recent_use_sixteenths;
+        if recent > 0 && (sixteenths >= 16 || self.c.chance(sixteenths as u32, 16)) {
+            return Some(avail[avail.len() - 1 - self.c.int(0, recent - 1)]);
+        }
+        self.c.pick(&self.avail[class.index()])
     }
 
     fn block(&mut self, b: usize, succs: &[Block], into_join: bool) {
@@ -433,8 +476,10 @@ impl Gen<'_, '_, '_> {
             let Some(v) = self.pick_value() else { break };
             let d = self.c.byte();
             let clobbers = pr.clobbered.iter().any(|&m| m != 0);
-            let late =
-                self.cfg.late_uses && d & 7 == 7 && (self.cfg.in_place_with_writes || !clobbers);
+            let late = self.cfg.late_uses
+                && self.case.late_uses
+                && d & 7 == 7
+                && (self.cfg.in_place_with_writes || !clobbers);
             if !self.may_repeat(v, self.kinds[call as usize][(d >> 3) as usize], late) {
                 continue;
             }
@@ -472,6 +517,7 @@ impl Gen<'_, '_, '_> {
                 || (kind == 3 && late && !rule.late_fixed)
         };
         rule.allowed
+            && self.case.repeated_uses
             && !bad(kind, late)
             && same.all(|u| {
                 let kind = match u.op.constraint() {
@@ -505,11 +551,13 @@ impl Gen<'_, '_, '_> {
             // Numbered once the def is drawn: vreg numbers stay dense.
             let v = VReg::new(self.next_vreg, class);
             let early = self.cfg.early_defs
+                && self.case.early_defs
                 && (d >> 8) & 7 == 7
                 && ((d >> 13) as u8) < self.cfg.early_def_eighths
                 && (self.cfg.in_place_with_writes || !self.writes_registers(pr));
             if !early
                 && self.cfg.constraints.reuse
+                && self.case.reuse
                 && ((d >> 11) & 3) as u8 >= 4 - self.cfg.reuse_quarters.min(4)
             {
                 if let Some(op) = self.reuse_def(pr, v) {
@@ -687,7 +735,7 @@ impl Gen<'_, '_, '_> {
         for &s in succs {
             for k in self.pclass_start[s.index()]..self.pclass_start[s.index() + 1] {
                 let class = self.pclass[k as usize];
-                let v = match self.c.pick(&self.avail[class.index()]) {
+                let v = match self.pick_argument(class) {
                     Some(v) => v,
                     None => self.define_any(class),
                 };

@@ -229,3 +229,40 @@ fn swarm_cases_are_valid_and_vary_in_features() {
         assert!(without_calls > 10, "{without_calls}");
     }
 }
+
+/// The share of 400 cases of `config` that have feature `name`.
+fn share_with(config: &Config, name: &str) -> f64 {
+    let with = inputs(400, 600, 7)
+        .filter(|bytes| {
+            let case = assert_valid(bytes, config);
+            let features = ssagen::stats::CaseFeatures::of(&case).named();
+            features.iter().any(|&(n, on)| n == name && on)
+        })
+        .count();
+    with as f64 / 400.0
+}
+
+#[test]
+fn per_case_features_appear_in_their_share_of_cases() {
+    type Knob = fn(&mut Config, u8);
+    let knobs: [(&str, Knob); 4] = [
+        ("reuse", |c, k| c.reuse_case_sixteenths = k),
+        ("repeated-uses", |c, k| c.repeated_use_case_sixteenths = k),
+        ("late-uses", |c, k| c.late_use_case_sixteenths = k),
+        ("early-defs", |c, k| c.early_def_case_sixteenths = k),
+    ];
+    for (name, set) in knobs {
+        let at = |k: u8| {
+            let mut c = Config::default();
+            set(&mut c, k);
+            share_with(&c, name)
+        };
+        let (none, half, all) = (at(0), at(8), at(16));
+        assert_eq!(none, 0.0, "{name} in no case");
+        assert!(all > 0.4, "{name}: {all} of cases with every case allowed");
+        assert!(
+            (0.3 * all..=0.7 * all).contains(&half),
+            "{name}: {half} against {all}"
+        );
+    }
+}
