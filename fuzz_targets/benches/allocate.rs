@@ -156,8 +156,18 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
             for c in cases.iter().filter(|c| c.func.num_insts() >= 50) {
                 let one = [c];
                 let (ta, tb) = (round(a, &one), round(ion, &one));
-                if ta / tb > worst {
-                    (worst, at) = (ta / tb, c.func.num_insts());
+                // One run of a short function can meet a page fault or a
+                // context switch: a ratio above 2 is timed again, best of
+                // five each.
+                let best =
+                    |x: &dyn Allocator| (0..5).map(|_| round(x, &one)).fold(f64::MAX, f64::min);
+                let ratio = if ta / tb > 2.0 {
+                    best(a) / best(ion)
+                } else {
+                    ta / tb
+                };
+                if ratio > worst {
+                    (worst, at) = (ratio, c.func.num_insts());
                 }
             }
             println!(
