@@ -11,8 +11,9 @@ use crate::choices::{weighted_from, Choices};
 use crate::config::Config;
 use crate::feasibility::{machine_masks, PointRegs, Span};
 use crate::machine::NONALLOC_HW;
+use crate::per_case::PerCase;
+use crate::preorder::Preorder;
 use allocator::analysis::cfg::Graph;
-use allocator::analysis::domtree::DomTree;
 use allocator::{
     Block, Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
     OperandPos, PReg, RegClass, VReg,
@@ -51,88 +52,7 @@ struct Gen<'g, 'a, 'b> {
     uses: Vec<UseSlot>,
     defs: Vec<(Operand, Option<usize>)>,
     /// The features the config draws per case, as drawn for this one.
-    case: CaseFeatures,
-}
-
-/// Features a config may give only some cases (its `*_case_sixteenths`):
-/// real code has them per function, not per operand.
-#[derive(Clone, Copy)]
-struct CaseFeatures {
-    reuse: bool,
-    repeated_uses: bool,
-    late_uses: bool,
-    early_defs: bool,
-}
-
-impl CaseFeatures {
-    /// Draws each feature the config gives only some cases; a byte is
-    /// drawn only for those, so configs that give all cases every feature
-    /// decode an input as before.
-    fn draw(c: &mut Choices, cfg: &Config) -> CaseFeatures {
-        let mut some = |sixteenths: u8| sixteenths >= 16 || c.chance(sixteenths as u32, 16);
-        CaseFeatures {
-            reuse: some(cfg.reuse_case_sixteenths),
-            repeated_uses: some(cfg.repeated_use_case_sixteenths),
-            late_uses: some(cfg.late_use_case_sixteenths),
-            early_defs: some(cfg.early_def_case_sixteenths),
-        }
-    }
-}
-
-/// The skeleton's blocks renumbered in preorder of its dominator tree
-/// (children in block order): `order[new]` is the skeleton block, `idom[new]`
-/// the new number of its immediate dominator (the entry's own for the entry),
-/// `succs[succ_start[new]..succ_start[new + 1]]` its successors, renumbered.
-/// In this order every block's dominators come before it, so values can be
-/// drawn block by block straight into the function.
-struct Preorder {
-    order: Vec<u32>,
-    idom: Vec<u32>,
-    succs: Vec<Block>,
-    succ_start: Vec<u32>,
-    /// Whether block `new` is a join: several predecessors, the entry's
-    /// implicit one counted.
-    join: Vec<bool>,
-}
-
-impl Preorder {
-    fn of(sk: &Skeleton) -> Preorder {
-        let n = sk.num_blocks();
-        let tree = DomTree::of_graph(sk);
-        let order: Vec<u32> = tree.preorder().iter().map(|b| b.0).collect();
-        debug_assert_eq!(order.len(), n, "every skeleton block is reachable");
-        let mut new_of = vec![0u32; n];
-        for (k, &old) in order.iter().enumerate() {
-            new_of[old as usize] = k as u32;
-        }
-        let idom = order
-            .iter()
-            .map(|&old| tree.idom(Block(old)).map_or(0, |d| new_of[d.index()]))
-            .collect();
-        let mut succs = Vec::with_capacity(2 * n);
-        let mut succ_start = Vec::with_capacity(n + 1);
-        succ_start.push(0);
-        for &old in &order {
-            succs.extend(
-                sk.succs(Block(old))
-                    .iter()
-                    .map(|s| Block(new_of[s.index()])),
-            );
-            succ_start.push(succs.len() as u32);
-        }
-        let mut preds = vec![0u32; n];
-        preds[0] = 1;
-        for s in &succs {
-            preds[s.index()] += 1;
-        }
-        Preorder {
-            order,
-            idom,
-            succs,
-            succ_start,
-            join: preds.iter().map(|&p| p > 1).collect(),
-        }
-    }
+    case: PerCase,
 }
 
 /// Fills the skeleton with values and instructions for machine `env`.
@@ -141,7 +61,7 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     let (alloc, fixable) = machine_masks(env, cfg.machine.fixed_unlisted);
     let several = cfg.multiple_classes
         && (cfg.multi_class_sixteenths >= 16 || c.chance(cfg.multi_class_sixteenths as u32, 16));
-    let case = CaseFeatures::draw(c, cfg);
+    let case = PerCase::draw(c, cfg);
     let classes: &'static [RegClass] = if several {
         &RegClass::ALL
     } else {

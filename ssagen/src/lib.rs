@@ -7,7 +7,8 @@
 //!
 //! Pipeline: [`swarm`] draws the case's own config (when the config asks
 //! for swarm generation), [`machine`] draws the machine, [`cfg`] the CFG skeleton,
-//! [`insts`] the values and instructions, keeping each instruction
+//! [`per_case`] the features the config gives only some cases, [`insts`] the
+//! values and instructions, keeping each instruction
 //! allocatable by the rules in [`feasibility`].
 
 pub mod cfg;
@@ -16,6 +17,8 @@ pub mod config;
 pub mod feasibility;
 pub mod insts;
 pub mod machine;
+pub mod per_case;
+pub mod preorder;
 pub mod stats;
 pub mod swarm;
 

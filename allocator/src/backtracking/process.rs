@@ -478,8 +478,8 @@ impl<'a> Loop<'a> {
                     conflicts.push(owner);
                 }
                 // Past a reservation only the earliest conflict matters:
-                // it is found by the walk down the range that first met
-                // one (a later range meets nothing earlier).
+                // it is found by the walk down the run that first met one
+                // (a later run meets nothing earlier).
                 cost != u32::MAX || at == first
             });
         if first == Point::MAX {

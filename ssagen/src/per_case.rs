@@ -1,0 +1,31 @@
+//! Features a config may give only some cases (its `*_case_sixteenths`
+//! knobs): real code has `reuse` defs, repeated reads, late uses and early
+//! defs per function, not per operand, so a profile calibrated on it draws
+//! them once per case.
+
+use crate::choices::Choices;
+use crate::config::Config;
+
+/// Which of the per-case features this case has.
+#[derive(Clone, Copy)]
+pub struct PerCase {
+    pub reuse: bool,
+    pub repeated_uses: bool,
+    pub late_uses: bool,
+    pub early_defs: bool,
+}
+
+impl PerCase {
+    /// Draws each feature the config gives only some cases; a byte is
+    /// drawn only for those, so configs that give all cases every feature
+    /// decode an input as before.
+    pub fn draw(c: &mut Choices, cfg: &Config) -> PerCase {
+        let mut some = |sixteenths: u8| sixteenths >= 16 || c.chance(sixteenths as u32, 16);
+        PerCase {
+            reuse: some(cfg.reuse_case_sixteenths),
+            repeated_uses: some(cfg.repeated_use_case_sixteenths),
+            late_uses: some(cfg.late_use_case_sixteenths),
+            early_defs: some(cfg.early_def_case_sixteenths),
+        }
+    }
+}
