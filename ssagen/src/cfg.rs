@@ -159,10 +159,7 @@ pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
             continue; // returns
         }
         let mut to = c.int(0, n_units - 1);
-        if to <= u
-            && cfg.back_edge_sixteenths < 16
-            && !c.chance(cfg.back_edge_sixteenths as u32, 16)
-        {
+        if to <= u && !c.sixteenths(cfg.back_edge_sixteenths) {
             continue; // returns instead of closing a loop
         }
         if !cfg.irreducible && !keeps_structure(UnitEdge { from: u, to }, &placed) {

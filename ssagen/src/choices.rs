@@ -126,6 +126,14 @@ impl<'a, 'b> Choices<'a, 'b> {
         self.take(2) as u16
     }
 
+    /// True `n` times in 16, for the config's `*_sixteenths` knobs; at 16
+    /// or more, true without drawing a byte, so a knob at its full value
+    /// leaves the decoding of an input as it was without the knob.
+    #[inline]
+    pub fn sixteenths(&mut self, n: u8) -> bool {
+        n >= 16 || self.chance(u32::from(n), 16)
+    }
+
     /// True with probability `n / d`; false once the bytes are exhausted.
     #[inline]
     pub fn chance(&mut self, n: u32, d: u32) -> bool {

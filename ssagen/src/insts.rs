@@ -59,8 +59,7 @@ struct Gen<'g, 'a, 'b> {
 pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) -> Function {
     let n = sk.num_blocks();
     let (alloc, fixable) = machine_masks(env, cfg.machine.fixed_unlisted);
-    let several = cfg.multiple_classes
-        && (cfg.multi_class_sixteenths >= 16 || c.chance(cfg.multi_class_sixteenths as u32, 16));
+    let several = cfg.multiple_classes && c.sixteenths(cfg.multi_class_sixteenths);
     let case = PerCase::draw(c, cfg);
     let classes: &'static [RegClass] = if several {
         &RegClass::ALL
@@ -186,15 +185,22 @@ impl Gen<'_, '_, '_> {
         v
     }
 
-    /// A value available now, of any class.
+    /// With `recent_uses`, `recent_use_sixteenths` times in sixteen, one of
+    /// the latest values of `class`: compiled code reads mostly what it
+    /// just computed.
+    fn recent(&mut self, class: RegClass) -> Option<VReg> {
+        let avail = &self.avail[class.index()];
+        let recent = self.cfg.recent_uses.min(avail.len());
+        if recent > 0 && self.c.sixteenths(self.cfg.recent_use_sixteenths) {
+            return Some(avail[avail.len() - 1 - self.c.int(0, recent - 1)]);
+        }
+        None
+    }
+
+    /// A value available now: a recent int one, or any of any class.
     fn pick_value(&mut self) -> Option<VReg> {
-        // Compiled code reads mostly what it just computed: with
-        // `recent_uses`, fifteen times in sixteen one of the latest int values.
-        let recent = self.cfg.recent_uses.min(self.avail[0].len());
-        let sixteenths = self.cfg.recent_use_sixteenths;
-        if recent > 0 && (sixteenths >= 16 || self.c.chance(sixteenths as u32, 16)) {
-            let ints = &self.avail[0];
-            return Some(ints[ints.len() - 1 - self.c.int(0, recent - 1)]);
+        if let Some(v) = self.recent(RegClass::Int) {
+            return Some(v);
         }
         let total: usize = self.avail.iter().map(Vec::len).sum();
         if total == 0 {
@@ -210,17 +216,11 @@ impl Gen<'_, '_, '_> {
         None
     }
 
-    /// A value of `class` to pass as a branch argument: with
-    /// `recent_uses`, as often as a use reads one, one of the latest of
-    /// the class (a loop passes on what it just computed); else any.
+    /// A value of `class` to pass as a branch argument: a recent one (a
+    /// loop passes on what it just computed), or any.
     fn pick_argument(&mut self, class: RegClass) -> Option<VReg> {
-        let avail = &self.avail[class.index()];
-        let recent = self.cfg.recent_uses.min(avail.len());
-        let sixteenths = self.cfg.recent_use_sixteenths;
-        if recent > 0 && (sixteenths >= 16 || self.c.chance(sixteenths as u32, 16)) {
-            return Some(avail[avail.len() - 1 - self.c.int(0, recent - 1)]);
-        }
-        self.c.pick(&self.avail[class.index()])
+        self.recent(class)
+            .or_else(|| self.c.pick(&self.avail[class.index()]))
     }
 
     fn block(&mut self, b: usize, succs: &[Block], into_join: bool) {

@@ -20,12 +20,11 @@ impl PerCase {
     /// drawn only for those, so configs that give all cases every feature
     /// decode an input as before.
     pub fn draw(c: &mut Choices, cfg: &Config) -> PerCase {
-        let mut some = |sixteenths: u8| sixteenths >= 16 || c.chance(sixteenths as u32, 16);
         PerCase {
-            reuse: some(cfg.reuse_case_sixteenths),
-            repeated_uses: some(cfg.repeated_use_case_sixteenths),
-            late_uses: some(cfg.late_use_case_sixteenths),
-            early_defs: some(cfg.early_def_case_sixteenths),
+            reuse: c.sixteenths(cfg.reuse_case_sixteenths),
+            repeated_uses: c.sixteenths(cfg.repeated_use_case_sixteenths),
+            late_uses: c.sixteenths(cfg.late_use_case_sixteenths),
+            early_defs: c.sixteenths(cfg.early_def_case_sixteenths),
         }
     }
 }

@@ -67,20 +67,26 @@ impl Bundle {
     /// Recomputes [`Bundle::runs`] from the ranges, sorted by start.
     pub fn join_runs(&mut self) {
         self.runs.clear();
-        for &(from, to, _) in &self.ranges {
-            match self.runs.last_mut() {
-                Some(run) if run.1 == from => run.1 = to,
-                _ => self.runs.push((from, to)),
-            }
-        }
+        join(&self.ranges, &mut self.runs);
     }
 
     /// Whether [`Bundle::runs`] is up to date with the ranges (for debug
     /// assertions where a bundle goes into or is looked up in the maps).
     pub fn runs_current(&self) -> bool {
-        let mut joined = Bundle::new(self.ranges.clone(), self.spillset, None);
-        joined.join_runs();
-        joined.runs == self.runs
+        let mut runs = Vec::new();
+        join(&self.ranges, &mut runs);
+        runs == self.runs
+    }
+}
+
+/// Appends to `runs` the `ranges` (sorted by start) with touching ones
+/// joined.
+fn join(ranges: &[(Point, Point, u32)], runs: &mut Vec<(Point, Point)>) {
+    for &(from, to, _) in ranges {
+        match runs.last_mut() {
+            Some(run) if run.1 == from => run.1 = to,
+            _ => runs.push((from, to)),
+        }
     }
 }
 

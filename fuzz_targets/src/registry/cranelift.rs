@@ -3,10 +3,10 @@
 //! one per target, on that target's own machine. Fuzzing an allocator under
 //! one fuzzes exactly Cranelift's input domain: `reg`, `fixed` and `reuse`
 //! operands only (no `any`, `stack`, `limit`, `nonalloc` or unlisted
-//! register; late uses on riscv64 only), calls in nearly every function, `try_call`-like
-//! branches passing their own defs on, the target's slot sizes, and sizes
-//! skewed as compiled functions are (median in the twenties, a tail to
-//! tens of thousands of instructions). `rafuzz gen --stats 2000 --profile
+//! register; late uses on riscv64 only), calls in nearly every function,
+//! `try_call`-like branches passing their own defs on, the target's slot
+//! sizes, and sizes skewed as compiled functions are (median in the
+//! twenties, a tail to tens of thousands of instructions). `rafuzz gen --stats 2000 --profile
 //! cranelift corpus/real/x86_64` shows the calibration beside real code.
 
 use super::entry::Profile;
