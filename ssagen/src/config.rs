@@ -3,6 +3,8 @@
 //! operands, an outside allocator's profile leaves out what it does not
 //! take), each beside its own code: the generator knows none of them.
 
+use allocator::analysis::numbering::{Numbering, Numberings};
+
 /// Generator settings. Sizes are caps: the actual size is drawn from the
 /// input and grows with its length.
 #[derive(Clone, Debug)]
@@ -124,6 +126,10 @@ pub struct Config {
     pub swarm: bool,
     /// How the number of CFG units (one or three blocks each) is drawn.
     pub sizes: Sizes,
+    /// The block numberings a case may have, one drawn per case from the
+    /// input's last bytes (see [`crate::numbering`]). With one, nothing is
+    /// drawn.
+    pub numberings: Numberings,
 }
 
 /// How big a case is.
@@ -148,7 +154,7 @@ pub type Feature = (&'static str, fn(&mut Config));
 /// Every feature that can be left out (`any`, `loops` and `pressure`
 /// cannot be): the names `--without` takes, and the switches swarm
 /// generation draws.
-pub static FEATURES: [Feature; 20] = [
+pub static FEATURES: [Feature; 21] = [
     ("reg", |c| c.constraints.reg = false),
     ("stack", |c| c.constraints.stack = false),
     ("fixed", |c| c.constraints.fixed = false),
@@ -170,6 +176,10 @@ pub static FEATURES: [Feature; 20] = [
     ("fixed-stack", |c| c.machine.fixed_stack = false),
     ("slot-sizes", |c| c.machine.max_slot_size = 1),
     ("irreducible", |c| c.irreducible = false),
+    // Every block after its dominators.
+    ("free-numbering", |c| {
+        c.numberings = c.numberings.without(Numbering::Free)
+    }),
 ];
 
 /// Which constraint kinds operands may carry (`any` is always allowed).
@@ -289,6 +299,7 @@ impl Default for Config {
             weights: [3, 4, 1, 2, 1],
             swarm: false,
             sizes: Sizes::ByInput,
+            numberings: Numberings::ALL,
         }
     }
 }

@@ -9,14 +9,17 @@
 //! for swarm generation), [`machine`] draws the machine, [`cfg`] the CFG skeleton,
 //! [`per_case`] the features the config gives only some cases, [`insts`] the
 //! values and instructions, keeping each instruction
-//! allocatable by the rules in [`feasibility`].
+//! allocatable by the rules in [`feasibility`], and [`numbering`] renumbers
+//! the blocks into the numbering the case draws.
 
 pub mod cfg;
 pub mod choices;
 pub mod config;
+pub mod domain;
 pub mod feasibility;
 pub mod insts;
 pub mod machine;
+pub mod numbering;
 pub mod per_case;
 pub mod preorder;
 pub mod stats;
@@ -49,6 +52,7 @@ pub fn generate(u: &mut Unstructured, config: &Config) -> Case {
     // Drawn last, from what the function left of the input, so that the
     // slot geometry changes nothing else a given input makes.
     machine::draw_slots(&mut c, config.machine.max_slot_size, &mut machine.slots);
+    let func = numbering::draw(&mut c, config.numberings, func);
     Case {
         machine,
         func,

@@ -6,6 +6,7 @@ use allocator::{
         cfg,
         domtree::{self, DomTree},
         liveness, loops,
+        numbering::{self, Numbering},
     },
     Case, OperandConstraint, OperandPos, PRegRole, RegClass,
 };
@@ -47,6 +48,8 @@ pub struct CaseFeatures {
     pub max_pressure: [usize; 3],
     /// Some class has more values live at one point than registers.
     pub over_pressure: bool,
+    /// The block numbering (the most specific that fits).
+    pub numbering: Numbering,
 }
 
 fn constraint_index(c: OperandConstraint) -> usize {
@@ -115,6 +118,7 @@ impl CaseFeatures {
         x.fixed_stack = case.machine.fixed_stack.iter().any(|l| !l.is_empty());
         x.has_loop = loops::loop_depths(f).iter().any(|&d| d > 0);
         x.irreducible = !domtree::is_reducible(f, &DomTree::new(f));
+        x.numbering = numbering::classify(f);
         // Pressure: live values per class at every instruction boundary.
         let live = liveness::compute(f, &cfg::postorder(f));
         let mut set = allocator::analysis::bitset::SparseBitSet::new();
@@ -193,12 +197,17 @@ impl CaseFeatures {
             ("loops", self.has_loop),
             ("irreducible", self.irreducible),
             ("pressure", self.over_pressure),
+            (
+                "rpo-numbering",
+                self.numbering == Numbering::ReversePostorder,
+            ),
+            ("free-numbering", self.numbering == Numbering::Free),
         ]
     }
 }
 
 /// How many features [`CaseFeatures::named`] lists.
-pub const FEATURES: usize = 23;
+pub const FEATURES: usize = 25;
 
 /// Sums of [`CaseFeatures`] over many cases.
 #[derive(Clone, Debug, Default)]

@@ -10,3 +10,4 @@ pub mod cfg;
 pub mod domtree;
 pub mod liveness;
 pub mod loops;
+pub mod numbering;

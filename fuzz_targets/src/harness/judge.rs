@@ -105,7 +105,7 @@ pub fn allocate_and_judge_refusal(
                 return Ok(Err(Refused::Infeasible));
             };
             let known = crate::registry::entry(name)
-                .and_then(|e| e.false_refusals.iter().find(|k| k.matches(&m)));
+                .and_then(|e| e.false_refusals.iter().find(|k| k.matches(case)));
             return match known {
                 Some(k) if ctx.settings.suppress => {
                     let why = format!("known bug {}: calls a feasible case infeasible", k.name);

@@ -8,9 +8,12 @@
 //!
 //! Like the generator, mutation never rejects: a step whose result is not
 //! a valid, feasible case (by the validator and the generator's own
-//! feasibility rules) is dropped and another is tried, and after a few
-//! misses the input comes back unchanged. So every mutant is a case any
-//! correct allocator must allocate.
+//! feasibility rules) or breaks a promise of the config the seed keeps
+//! ([`ssagen::domain::keeps`]: the profile's switches, its block
+//! numberings) is dropped and another is tried, and after a few misses the
+//! input comes back unchanged. So every mutant of a seed inside the
+//! profile is a case the profile's allocator takes and must allocate, and
+//! a seed from outside (a real function) is never taken further out.
 
 use crate::harness::draft::{Draft, DraftInst};
 use allocator::{
@@ -95,6 +98,9 @@ pub fn apply(case: &Case, config: &Config, edit: Edit, rng: &mut impl Rng) -> Op
     d.renumber();
     let mutant = d.to_case();
     ssagen::feasibility::check_case(&mutant).ok()?;
+    if !ssagen::domain::keeps(&mutant, case, config) {
+        return None;
+    }
     (mutant != *case).then_some(mutant)
 }
 
@@ -313,7 +319,11 @@ fn clobber(d: &mut Draft, rng: &mut impl Rng) -> bool {
 }
 
 /// Splits a block before one of its instructions: the first part branches
-/// to a new last block holding the rest (a single edge, never critical).
+/// to a new block holding the rest (a single edge, never critical),
+/// numbered right after it. The new block dominates what the split block
+/// dominated, so the seed's numbering stays what it was: a dominator-tree
+/// preorder or a reverse postorder stays one, every block still comes
+/// after its dominators and after a predecessor.
 fn split_block(d: &mut Draft, rng: &mut impl Rng) -> bool {
     let b = rng.gen_range(0..d.blocks.len());
     let n = d.blocks[b].insts.len();
@@ -321,18 +331,30 @@ fn split_block(d: &mut Draft, rng: &mut impl Rng) -> bool {
         return false;
     }
     let at = rng.gen_range(1..n);
+    let new = b + 1;
+    for blk in &mut d.blocks {
+        for i in &mut blk.insts {
+            for (t, _) in &mut i.targets {
+                if *t >= new {
+                    *t += 1;
+                }
+            }
+        }
+    }
     let rest = d.blocks[b].insts.split_off(at);
-    let new = d.blocks.len();
     d.blocks[b].insts.push(DraftInst {
         opcode: Opcode::Branch,
         operands: Vec::new(),
         clobbers: Vec::new(),
         targets: vec![(new, Vec::new())],
     });
-    d.blocks.push(crate::harness::draft::DraftBlock {
-        params: Vec::new(),
-        insts: rest,
-    });
+    d.blocks.insert(
+        new,
+        crate::harness::draft::DraftBlock {
+            params: Vec::new(),
+            insts: rest,
+        },
+    );
     true
 }
 

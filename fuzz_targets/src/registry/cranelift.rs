@@ -10,6 +10,7 @@
 //! cranelift corpus/real/x86_64` shows the calibration beside real code.
 
 use super::entry::Profile;
+use allocator::analysis::numbering::{Numbering, Numberings};
 use allocator::MachineEnv;
 use ssagen::config::Sizes;
 use ssagen::Config;
@@ -88,6 +89,9 @@ fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> C
     c.machine.fixed_stack = false;
     c.machine.fixed_unlisted = false;
     c.machine.max_slot_size = 1;
+    // Cranelift hands regalloc2 its lowered block order, a reverse
+    // postorder (docs/regalloc2.md, "Block numbering").
+    c.numberings = Numberings::only(Numbering::ReversePostorder);
     c
 }
 

@@ -115,19 +115,21 @@ pub struct Entry {
 }
 
 /// A known cause of an allocator calling feasible cases infeasible: a
-/// known bug, reported where its documentation says (docs/regalloc2.md).
+/// known bug, reported where its documentation says (docs/regalloc2.md),
+/// recognised by the structural shape it was reduced to, never by the
+/// allocator's message (which every false refusal shares).
 #[derive(Clone, Copy, Debug)]
 pub struct FalseRefusal {
     /// The name the refusal table and the docs give it.
     pub name: &'static str,
-    /// What the allocator's refusal message says for it.
-    pub says: &'static str,
+    /// The instruction that gives the case the bug's shape, if it has it.
+    pub shape: fn(&allocator::Function, &allocator::MachineEnv) -> Option<allocator::Inst>,
 }
 
 impl FalseRefusal {
-    /// Whether the refusal message `m` is this one's.
-    pub fn matches(&self, m: &str) -> bool {
-        m.contains(self.says)
+    /// Whether `case` has this refusal's shape.
+    pub fn matches(&self, case: &allocator::Case) -> bool {
+        (self.shape)(&case.func, &case.machine).is_some()
     }
 }
 

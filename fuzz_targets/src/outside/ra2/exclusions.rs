@@ -21,8 +21,7 @@
 //! [`AllocError::Suppressed`]: allocator::AllocError::Suppressed
 
 use allocator::{
-    Function, FunctionBuilder, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind,
-    OperandPos, PRegRole,
+    Function, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, PRegRole,
 };
 use regalloc2::Algorithm;
 
@@ -32,12 +31,14 @@ use crate::registry::entry::FalseRefusal;
 /// A known bug of ion (docs/regalloc2.md): it gives up with
 /// `TooManyLiveRegs`, which regalloc2 documents as "making allocation
 /// impossible", on cases one of our allocators allocates and both oracles
-/// accept (an early `fixed` use beside a late `reg` use and a `reg` def on
-/// a tight class). Suppressed by default; `--no-suppress` reports each as a
-/// `refused-feasible` finding with its proof.
+/// accept, when an instruction needs every register of a class at one of
+/// its points and one operand needs its register at both
+/// ([`super::false_refusals::ion_tight_instruction`]). Suppressed by
+/// default; `--no-suppress` reports each as a `refused-feasible` finding
+/// with its proof. A false refusal of any other shape is a finding.
 pub const TOO_MANY_LIVE_REGS: FalseRefusal = FalseRefusal {
     name: "too-many-live-regs",
-    says: "TooManyLiveRegs",
+    shape: super::false_refusals::ion_tight_instruction,
 };
 
 /// A known bug of fastalloc (docs/regalloc2.md): it gives up with
@@ -45,11 +46,12 @@ pub const TOO_MANY_LIVE_REGS: FalseRefusal = FalseRefusal {
 /// instruction, instead of moving a value to its slot: a `reg` operand
 /// finds the last register taken by a value an `any` operand could have
 /// left in its slot, or (with no scratch register in the class) a move
-/// between two stack locations finds none for its scratch. Suppressed by
+/// between two stack locations finds none for its scratch
+/// ([`super::false_refusals::fastalloc_no_free_register`]). Suppressed by
 /// default, like [`TOO_MANY_LIVE_REGS`].
 pub const FASTALLOC_NO_FREE_REGISTER: FalseRefusal = FalseRefusal {
     name: "fastalloc-no-free-register",
-    says: "TooManyLiveRegs",
+    shape: super::false_refusals::fastalloc_no_free_register,
 };
 
 /// One combination the adapter does not hand to regalloc2.
@@ -99,6 +101,23 @@ pub enum Exclusion {
     /// the parameter is read from the parameter's slot, which nothing
     /// wrote (Cranelift's `try_call` results feed one parameter each).
     BranchDefArgElsewhere,
+    /// Known bug: a value an instruction of block D defines is live into a
+    /// block numbered before D (a block numbered before a block that
+    /// dominates it, which regalloc2's API allows: "there are no
+    /// requirements related to the ordering of blocks"). fastalloc walks the
+    /// blocks from the last to the first and stores a def to its slot only
+    /// when a block it has already walked asked for the slot, so the
+    /// earlier-numbered block reloads a slot nothing wrote.
+    LiveInBeforeDef,
+    /// Known bug: a value live at the end of block `D - 1` (live out of
+    /// it, or an argument of its branch) is defined by an early def of
+    /// block `D`'s first instruction (so `D` dominates the block numbered
+    /// just before it, which regalloc2's API allows). ion joins the range
+    /// that ends with block `D - 1` to the one the def starts, which
+    /// touch, and its move insertion then finds no source for an edge the
+    /// value crosses: it panics ("no entry found for key",
+    /// `src/ion/moves.rs:633`, or an unwrap of `None`, `:658`).
+    EarlyDefAfterLiveOut,
     /// `reuse(k)` with k above 31 (regalloc2 packs k in five bits).
     ReuseIndexTooLarge,
     /// `reuse(k)` of a use that is not `reg`: regalloc2 documents that the
@@ -117,7 +136,7 @@ pub enum Exclusion {
 }
 
 impl Exclusion {
-    pub const ALL: [Exclusion; 12] = [
+    pub const ALL: [Exclusion; 14] = [
         Exclusion::BranchOperandsIntoJoin,
         Exclusion::RepeatedStackUse,
         Exclusion::RepeatedLimitUse,
@@ -127,6 +146,8 @@ impl Exclusion {
         Exclusion::BranchDefInFastalloc,
         Exclusion::StackDefInFastalloc,
         Exclusion::BranchDefArgElsewhere,
+        Exclusion::LiveInBeforeDef,
+        Exclusion::EarlyDefAfterLiveOut,
         Exclusion::ReuseIndexTooLarge,
         Exclusion::ReuseOfNonRegUse,
         Exclusion::FixedUnlisted,
@@ -144,6 +165,8 @@ impl Exclusion {
             Exclusion::BranchDefInFastalloc => "branch-def-in-fastalloc",
             Exclusion::StackDefInFastalloc => "stack-def-in-fastalloc",
             Exclusion::BranchDefArgElsewhere => "branch-def-arg-elsewhere",
+            Exclusion::LiveInBeforeDef => "live-in-before-def",
+            Exclusion::EarlyDefAfterLiveOut => "early-def-after-live-out",
             Exclusion::ReuseIndexTooLarge => "reuse-index-too-large",
             Exclusion::ReuseOfNonRegUse => "reuse-of-non-reg-use",
             Exclusion::FixedUnlisted => "fixed-unlisted",
@@ -156,7 +179,9 @@ impl Exclusion {
             Exclusion::RepeatedLimitUse
             | Exclusion::RepeatedLateFixedUse
             | Exclusion::StackDefInFastalloc
-            | Exclusion::BranchDefArgElsewhere => Kind::KnownBug,
+            | Exclusion::BranchDefArgElsewhere
+            | Exclusion::LiveInBeforeDef
+            | Exclusion::EarlyDefAfterLiveOut => Kind::KnownBug,
             _ => Kind::Limitation,
         }
     }
@@ -202,7 +227,9 @@ impl Exclusion {
             Exclusion::RepeatedLimitUse
             | Exclusion::RepeatedLateFixedUse
             | Exclusion::StackDefInFastalloc
-            | Exclusion::BranchDefArgElsewhere => "docs/regalloc2.md, \"Known bugs\"",
+            | Exclusion::BranchDefArgElsewhere
+            | Exclusion::LiveInBeforeDef
+            | Exclusion::EarlyDefAfterLiveOut => "docs/regalloc2.md, \"Known bugs\"",
         }
     }
 
@@ -216,13 +243,15 @@ impl Exclusion {
             Exclusion::RepeatedStackUse
             | Exclusion::RepeatedLimitUse
             | Exclusion::RepeatedLateFixedUse
-            | Exclusion::ReuseExtendsUses => {
+            | Exclusion::ReuseExtendsUses
+            | Exclusion::EarlyDefAfterLiveOut => {
                 matches!(algorithm, Algorithm::Ion)
             }
             Exclusion::LimitInFastalloc
             | Exclusion::BranchDefInFastalloc
             | Exclusion::StackDefInFastalloc
-            | Exclusion::BranchDefArgElsewhere => {
+            | Exclusion::BranchDefArgElsewhere
+            | Exclusion::LiveInBeforeDef => {
                 matches!(algorithm, Algorithm::Fastalloc)
             }
         }
@@ -246,11 +275,12 @@ impl Exclusion {
                 matches!(o.constraint(), OperandConstraint::Limit(_))
             }),
             Exclusion::RepeatedLateFixedUse => repeated_use(func, |ops, o| {
-                ion_late(ops, o) && matches!(o.constraint(), OperandConstraint::FixedReg(_))
+                ssagen::domain::held_late(ops, o)
+                    && matches!(o.constraint(), OperandConstraint::FixedReg(_))
             }),
             Exclusion::ReuseExtendsUses => func
                 .insts()
-                .any(|i| !feasible_with_extended_uses(func, i, env)),
+                .any(|i| !ssagen::domain::feasible_with_held_uses(func, i, env)),
             Exclusion::LimitInFastalloc => func.insts().any(|i| {
                 func.inst_operands(i)
                     .iter()
@@ -291,6 +321,8 @@ impl Exclusion {
                     .any(|o| o.is_def() && o.constraint() == OperandConstraint::Stack)
             }),
             Exclusion::BranchDefArgElsewhere => branch_def_arg_elsewhere(func),
+            Exclusion::LiveInBeforeDef => live_in_before_def(func).is_some(),
+            Exclusion::EarlyDefAfterLiveOut => early_def_after_live_out(func).is_some(),
             Exclusion::ReuseIndexTooLarge => func.insts().any(|i| {
                 func.inst_operands(i)
                     .iter()
@@ -363,46 +395,80 @@ fn branch_def_arg_elsewhere(func: &Function) -> bool {
     })
 }
 
-/// The vreg of the first reused input of an instruction, if any.
-fn reused_input(ops: &[Operand]) -> Option<allocator::VReg> {
-    ops.iter().find_map(|o| match o.constraint() {
-        OperandConstraint::Reuse(k) => ops.get(k).map(|u| u.vreg()),
-        _ => None,
+/// A value defined by an instruction of block `D` and live into a block
+/// `C` numbered before `D`, as `(value, D, C)`: the first such in block and
+/// vreg order. In SSA `D` then dominates `C`, so a numbering with every
+/// block after its dominators (dominator-tree preorder, reverse
+/// postorder) never has one.
+pub fn live_in_before_def(
+    func: &Function,
+) -> Option<(allocator::VReg, allocator::Block, allocator::Block)> {
+    use allocator::analysis::{cfg, domtree::DomTree, liveness, numbering};
+    if numbering::dominators_first(func, &DomTree::new(func)) {
+        return None;
+    }
+    let mut def_block = vec![u32::MAX; func.num_vregs()];
+    for i in func.insts() {
+        for o in func.inst_operands(i) {
+            if o.is_def() && !o.is_nonalloc() {
+                def_block[o.vreg().index()] = func.block_of(i).index() as u32;
+            }
+        }
+    }
+    let live = liveness::compute(func, &cfg::postorder(func));
+    let classes = func.vreg_classes();
+    func.blocks().find_map(|c| {
+        live.live_in[c.index()].iter().find_map(|v| {
+            let d = def_block[v];
+            (d != u32::MAX && d as usize > c.index()).then(|| {
+                (
+                    allocator::VReg::new(v, classes[v]),
+                    allocator::Block::new(d as usize),
+                    c,
+                )
+            })
+        })
     })
 }
 
-/// Whether ion holds the use `o` of an instruction with operands `ops` to
-/// the late point: a late use, or an early use of an instruction with a
-/// `reuse` def other than the (first) reused input.
-fn ion_late(ops: &[Operand], o: Operand) -> bool {
-    o.is_use()
-        && !o.is_nonalloc()
-        && (o.pos() == OperandPos::Late || reused_input(ops).is_some_and(|v| v != o.vreg()))
-}
-
-/// Whether instruction `i` stays feasible by ssagen's rules when the uses
-/// ion holds to the late point ([`ion_late`]) are made late uses.
-fn feasible_with_extended_uses(func: &Function, i: allocator::Inst, env: &MachineEnv) -> bool {
-    let ops = func.inst_operands(i);
-    if reused_input(ops).is_none() {
-        return true;
+/// A value live at the end of block `D - 1` (live out, or an argument of
+/// its branch) that an early def of block `D`'s first instruction
+/// defines, as `(value, D)`: the first such in block order. `D` then dominates `D - 1`, so a numbering with every block after
+/// its dominators never has one.
+pub fn early_def_after_live_out(func: &Function) -> Option<(allocator::VReg, allocator::Block)> {
+    use allocator::analysis::{cfg, domtree::DomTree, liveness, numbering};
+    if numbering::dominators_first(func, &DomTree::new(func)) {
+        return None;
     }
-    let extended: Vec<Operand> = ops
-        .iter()
-        .map(|&o| {
-            if o.pos() == OperandPos::Early && ion_late(ops, o) {
-                Operand::new(o.vreg(), o.kind(), OperandPos::Late, o.constraint())
-            } else {
-                o
-            }
-        })
+    let first_early_def = |d: allocator::Block| {
+        let i = func.block_insts(d).first();
+        func.inst_operands(i)
+            .iter()
+            .filter(|o| o.is_def() && !o.is_nonalloc() && o.pos() == OperandPos::Early)
+            .map(|o| o.vreg())
+            .collect::<Vec<_>>()
+    };
+    let candidates: Vec<(allocator::Block, Vec<allocator::VReg>)> = func
+        .blocks()
+        .skip(1)
+        .map(|d| (d, first_early_def(d)))
+        .filter(|(_, defs)| !defs.is_empty())
         .collect();
-    let mut b = FunctionBuilder::new();
-    b.block(&[]);
-    b.inst(Opcode::Op, &extended, func.inst_clobbers(i), &[]);
-    b.inst(Opcode::Ret, &[], &[], &[]);
-    b.finish()
-        .map_or(true, |f| ssagen::feasibility::check(&f, env).is_ok())
+    if candidates.is_empty() {
+        return None;
+    }
+    let live = liveness::compute(func, &cfg::postorder(func));
+    candidates.into_iter().find_map(|(d, defs)| {
+        let before = allocator::Block::new(d.index() - 1);
+        let out = &live.live_out[before.index()];
+        let last = func.block_insts(before).last();
+        let passed = |v: allocator::VReg| {
+            (0..func.num_targets(last)).any(|t| func.target(last, t).1.contains(&v))
+        };
+        defs.into_iter()
+            .find(|&v| out.contains(v.index()) || passed(v))
+            .map(|v| (v, d))
+    })
 }
 
 /// The first exclusion of `algorithm` that `func` hits, limitations before

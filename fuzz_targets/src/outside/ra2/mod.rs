@@ -14,6 +14,7 @@
 pub mod adapt;
 pub mod cross_check;
 pub mod exclusions;
+pub mod false_refusals;
 pub mod profile;
 
 use crate::registry::entry::{Build, Entry, Family};
@@ -143,7 +144,7 @@ impl Regalloc2 {
             // impossible" (src/lib.rs:1667): a claim that the case has no
             // allocation, which the judge checks against ours.
             Err(ra2::RegAllocError::TooManyLiveRegs) => Err(AllocError::Impossible(
-                "regalloc2 gave up with TooManyLiveRegs (too-many-live-regs)".into(),
+                "regalloc2 gave up with TooManyLiveRegs".into(),
             )),
             // Every other error means regalloc2 judges a case valid by our
             // rules as malformed or infeasible: a finding either way.

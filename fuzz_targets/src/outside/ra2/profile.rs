@@ -3,6 +3,7 @@
 //! names each combination left out, limitation or known bug.
 
 use crate::registry::entry::Profile;
+use allocator::analysis::numbering::Numberings;
 use ssagen::config::{Config, MachineProfile, RepeatedUses};
 
 /// Everything ion takes and gets right: branch operands only where no
@@ -18,8 +19,8 @@ pub static REGALLOC2: Profile = Profile {
 };
 
 /// What fastalloc takes and gets right: [`REGALLOC2`]'s cases with no
-/// `limit`, defs on branches only `fixed` or `any`, no `stack` defs, and
-/// any repeated uses.
+/// `limit`, defs on branches only `fixed` or `any`, no `stack` defs, any
+/// repeated uses, and every block numbered after its dominators.
 pub static FASTALLOC: Profile = Profile {
     name: "regalloc2_fastalloc",
     config: fastalloc,
@@ -55,6 +56,7 @@ pub fn fastalloc() -> Config {
     c.branch_def_args_shared = false;
     c.stack_defs = false;
     c.repeated_uses.stack = true;
+    c.numberings = Numberings::DOMINATORS_FIRST;
     c
 }
 
@@ -67,5 +69,8 @@ pub fn with_known_bugs(mut c: Config) -> Config {
     c.repeated_uses.late_fixed = true;
     c.stack_defs = true;
     c.branch_def_args_shared = true;
+    if c.numberings == Numberings::DOMINATORS_FIRST {
+        c.numberings = Numberings::ALL;
+    }
     c
 }
