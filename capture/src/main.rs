@@ -18,7 +18,9 @@
 //! (the call number counts regalloc2's calls in compilation order: the
 //! module's functions, then its trampolines). The summary names, per module,
 //! target and algorithm: functions, instructions, refused (regalloc2 gave
-//! up), unrepresentable (not a valid case of the format), how many of
+//! up), unrepresentable (not a valid case of the format), misordered (a
+//! block numbered before one of its dominators, or with successors and no
+//! predecessor before it: docs/regalloc2.md, "Block numbering"), how many of
 //! regalloc2's allocations each of rafuzz's oracles rejects (the symbolic
 //! checker; the interpreter on three paths) and the time taken.
 
@@ -87,7 +89,7 @@ fn main() {
     }
     let me = std::env::current_exe().expect("the capture tool's own path");
     println!(
-        "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>8} {:>7} {:>7}",
+        "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>10} {:>8} {:>7} {:>7}",
         "module",
         "target",
         "algorithm",
@@ -95,6 +97,7 @@ fn main() {
         "instructions",
         "refused",
         "unrepresentable",
+        "misordered",
         "checker",
         "interp",
         "seconds"
@@ -127,7 +130,7 @@ fn main() {
                 let secs = start.elapsed().as_secs_f64();
                 let s = summarize(&dir, &module);
                 println!(
-                    "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>8} {:>7} {:>7.1}",
+                    "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>10} {:>8} {:>7} {:>7.1}",
                     module,
                     t,
                     a,
@@ -135,12 +138,16 @@ fn main() {
                     s.insts,
                     s.refused,
                     s.unrepresentable,
+                    s.misordered.len(),
                     s.checker_rejects,
                     s.interp_diverges,
                     secs
                 );
                 for f in &s.rejected {
                     println!("    REJECTED: {f}");
+                }
+                for f in &s.misordered {
+                    println!("    MISORDERED: {f}");
                 }
                 if !s.rejected.is_empty() {
                     status = 1;
@@ -307,6 +314,11 @@ struct Summary {
     interp_diverges: usize,
     /// The files of the rejected allocations, with the first complaint.
     rejected: Vec<String>,
+    /// The functions whose block numbering breaks what regalloc2's
+    /// fastalloc and checker rely on (docs/regalloc2.md, "Block
+    /// numbering"): a block before one of its dominators, or a block with
+    /// successors and no predecessor before it; with the first such block.
+    misordered: Vec<String>,
     /// The first validation error of each unrepresentable case, less its
     /// location, with how many cases it was first in.
     reasons: Vec<(String, usize)>,
@@ -334,6 +346,17 @@ fn summarize(dir: &Path, module: &str) -> Summary {
         }
         let parsed = allocator::ir::text::parse_and_validate(text.as_bytes());
         if let Ok((case, _)) = &parsed {
+            use allocator::analysis::{domtree::DomTree, numbering};
+            let f = &case.func;
+            if !numbering::dominators_first(f, &DomTree::new(f)) {
+                s.misordered
+                    .push(format!("{}: a block before its dominator", p.display()));
+            } else if let Some(b) = numbering::block_before_its_preds(f) {
+                s.misordered.push(format!(
+                    "{}: {b} has no predecessor before it",
+                    p.display()
+                ));
+            }
             if let Some(out) = &case.output {
                 let errs = checker::check(&case.func, &case.machine, out);
                 let diverged = (0..3).find_map(|seed| {

@@ -91,9 +91,24 @@ pub fn run(
     let mut machine: Vec<u64> = (0..PReg::NUM_INDEX + nslots)
         .map(|k| POISON + k as u64)
         .collect();
-    let key = |a: Allocation| match a {
+    // A location's cell; a slot only when every slot the value of `class`
+    // fills lies within the output's `num_spillslots` (a wide value named by
+    // its first slot may run past the count; named by its last, start below
+    // slot 0): otherwise no cell, so the value is lost. (A move between two
+    // stack locations names no class; its slots are bounded by index.)
+    let geometry = env.slots;
+    let key = |a: Allocation, class: Option<RegClass>| match a {
         Allocation::Reg(r) => Some(r.index()),
-        Allocation::Stack(s) if s.index() < nslots => Some(PReg::NUM_INDEX + s.index()),
+        Allocation::Stack(s)
+            if s.index() < nslots
+                && class.is_none_or(|c| {
+                    geometry
+                        .span(c, s.index())
+                        .is_some_and(|span| span.end <= nslots)
+                }) =>
+        {
+            Some(PReg::NUM_INDEX + s.index())
+        }
         _ => None,
     };
     let mut slots = SlotMemory::new(&env.slots, nslots);
@@ -118,7 +133,7 @@ pub fn run(
             if p != ProgPoint::new(i, pos) {
                 continue;
             }
-            if let (Some(from), Some(to)) = (key(m.from), key(m.to)) {
+            if let (Some(from), Some(to)) = (key(m.from, m.class()), key(m.to, m.class())) {
                 machine[to] = machine[from];
                 if let (Allocation::Reg(r), Allocation::Stack(k)) = (m.from, m.to) {
                     slots.wrote(machine, k.index(), r.class());
@@ -153,7 +168,7 @@ pub fn run(
                     }
                     let expected = ssa[op.vreg().index()];
                     let a = allocs.get(k).copied().unwrap_or_default();
-                    let actual = key(a).map_or(POISON, |l| machine[l]);
+                    let actual = key(a, Some(op.class())).map_or(POISON, |l| machine[l]);
                     stats.uses_checked += 1;
                     stats.digest = combine(stats.digest, actual);
                     if actual != expected {
@@ -186,7 +201,7 @@ pub fn run(
                     let value = combine(h, d);
                     ssa[op.vreg().index()] = value;
                     let a = allocs.get(k).copied().unwrap_or_default();
-                    if let Some(l) = key(a) {
+                    if let Some(l) = key(a, Some(op.class())) {
                         machine[l] = value;
                         if let Allocation::Stack(k) = a {
                             slots.wrote(&mut machine, k.index(), op.class());

@@ -132,6 +132,23 @@ end
     assert!(interp::run(&case.func, &case.machine, &bad, 0, 100).is_err());
 }
 
+/// The interpreter bounds every slot a value fills, not only the one that
+/// names it: a float filling two slots, named by its first (stack1) under
+/// `spillslots 2`, runs past the count, and its value is lost; with three
+/// slots declared the same allocation runs.
+#[test]
+fn the_interpreter_bounds_the_tail_of_a_wide_value() {
+    let path =
+        allocator::fixtures::repo_root().join("tests/cases/check/spill_slot_range_wide_value.ra");
+    let case = allocator::fixtures::read_case(&path);
+    let out = case.output.clone().unwrap();
+    let d = interp::run(&case.func, &case.machine, &out, 0, 100).unwrap_err();
+    assert_eq!(d.inst.index(), 1, "{d}");
+    let mut wider = out.clone();
+    wider.num_spillslots = 3;
+    interp::run(&case.func, &case.machine, &wider, 0, 100).unwrap();
+}
+
 #[test]
 fn interpreter_paths_depend_on_the_seed_and_stop_at_the_bound() {
     let path = files("valid")

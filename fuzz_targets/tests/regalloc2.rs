@@ -107,16 +107,26 @@ fn known_bugs_are_findings_without_suppression() {
             .into_iter()
             .find(|a| x.applies_to(a.algorithm()))
             .unwrap();
-        let out = a
-            .run_suppressing(&case.func, &case.machine, false)
-            .unwrap_or_else(|e| panic!("{}: {e}", x.name()));
-        let f = judge(a.name(), case, &out, Oracles::Both, &Context::default())
-            .expect_err("a silent wrong allocation");
-        assert!(!f.to_string().is_empty());
+        // A wrong allocation the oracles reject, or (early-def-after-live-out)
+        // a panic inside ion: either is a finding.
+        match fuzz_targets::harness::panics::catch(|| {
+            a.run_suppressing(&case.func, &case.machine, false)
+        }) {
+            Ok(Ok(out)) => {
+                let f = judge(a.name(), case, &out, Oracles::Both, &Context::default())
+                    .expect_err("a silent wrong allocation");
+                assert!(!f.to_string().is_empty());
+            }
+            Ok(Err(e)) => panic!("{}: {e}", x.name()),
+            Err(panic) => assert_eq!(x, Exclusion::EarlyDefAfterLiveOut, "{panic}"),
+        }
     }
 }
 
-/// The profiles generate nothing regalloc2 is excluded from; with the
+/// The profiles generate nothing regalloc2 is excluded from, but for
+/// ion's `early-def-after-live-out`, whose shape no switch leaves out
+/// alone: the `regalloc2` profile keeps free numberings (ion takes the
+/// rest of them) and its few cases of the bug are suppressed. With the
 /// known bugs let in (`--no-suppress`), each known bug of the algorithm
 /// shows up, and still no limitation.
 #[test]
@@ -132,8 +142,9 @@ fn the_profiles_generate_exactly_what_regalloc2_takes() {
         for seed in 0..300 {
             let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 3000);
             let case = ssagen::generate_from_bytes(&bytes, &config);
-            if let Some(x) = exclusions::check(a.algorithm(), &case.func, &case.machine) {
-                panic!("{}: seed {seed} hits {}", a.name(), x.name());
+            match exclusions::check(a.algorithm(), &case.func, &case.machine) {
+                None | Some(Exclusion::EarlyDefAfterLiveOut) => {}
+                Some(x) => panic!("{}: seed {seed} hits {}", a.name(), x.name()),
             }
             let wide = fuzz_targets::outside::ra2::profile::with_known_bugs(config.clone());
             let case = ssagen::generate_from_bytes(&bytes, &wide);
@@ -256,6 +267,15 @@ fn each_false_refusal_example_is_feasible_and_suppressed_by_default() {
         let (proved, _) = allocator::ir::text::parse_and_validate(proof.as_bytes()).unwrap();
         let out = proved.output.clone().expect("an allocation section");
         judge("proof", &proved, &out, Oracles::Both, &Context::default()).unwrap();
+        // Just outside the shape: the algorithm allocates it right.
+        let (path, case) = cases("tests/cases/regalloc2/outside-refusals")
+            .into_iter()
+            .find(|(p, _)| p.file_stem().unwrap() == stem)
+            .unwrap_or_else(|| panic!("a case just outside {stem}"));
+        let out = a
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        judge(a.name(), &case, &out, Oracles::Both, &Context::default()).unwrap();
     }
 }
 
@@ -417,4 +437,56 @@ fn the_repeated_late_fixed_use_bug_is_reachable_from_cranelift() {
         &Context::default(),
     )
     .unwrap();
+}
+
+/// regalloc2's checker visits blocks in index order and takes a block none
+/// of whose predecessors came before it for a second entry, dropping what
+/// flows through it: it rejects correct allocations of such numberings.
+/// The cross-check recognises exactly that (the same allocation, with the
+/// blocks renumbered in reverse postorder, passes regalloc2's checker)
+/// and counts it apart; the renumbered case has no such block and needs
+/// no excuse.
+#[test]
+fn regalloc2s_checker_block_order_false_alarm_is_recognised_exactly() {
+    use allocator::analysis::numbering;
+    let a = fuzz_targets::registry::allocator_by_name(
+        "spill_everywhere",
+        &fuzz_targets::registry::Settings::default(),
+    )
+    .unwrap();
+    let config = ssagen::Config::default();
+    let found = (0..2000).find_map(|seed| {
+        let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 2048);
+        let case = ssagen::generate_from_bytes(&bytes, &config);
+        let out = a.run(&case.func, &case.machine).ok()?;
+        (checker::check(&case.func, &case.machine, &out).is_empty()
+            && cross_check::theirs(&case, &out).is_err())
+        .then_some((seed, case, out))
+    });
+    let (seed, case, out) = found.expect("a rejection by regalloc2's checker in 2,000 cases");
+    assert!(
+        numbering::block_before_its_preds(&case.func).is_some(),
+        "seed {seed}: regalloc2's checker rejects a correct allocation of a case whose every \
+         block has an earlier predecessor"
+    );
+    assert!(cross_check::order_false_alarm(&case, &out), "seed {seed}");
+    let counts = fuzz_targets::harness::context::VerdictCounts::default();
+    cross_check::cross_check("spill_everywhere", &case, &out, &counts).unwrap();
+    assert_eq!(
+        counts
+            .order_false_alarm
+            .load(std::sync::atomic::Ordering::Relaxed),
+        1
+    );
+    // Just outside: the same allocation in reverse postorder.
+    let allocated = Case {
+        output: Some(out),
+        ..case
+    };
+    let rpo = numbering::renumbered(&allocated, &numbering::rpo_order(&allocated.func));
+    let rpo_out = rpo.output.clone().unwrap();
+    assert_eq!(numbering::block_before_its_preds(&rpo.func), None);
+    assert!(checker::check(&rpo.func, &rpo.machine, &rpo_out).is_empty());
+    assert!(cross_check::theirs(&rpo, &rpo_out).is_ok());
+    assert!(!cross_check::order_false_alarm(&rpo, &rpo_out));
 }

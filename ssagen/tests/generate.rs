@@ -79,13 +79,35 @@ fn no_critical_edges_and_all_blocks_reachable() {
 }
 
 #[test]
-fn blocks_come_in_dominator_tree_preorder() {
+fn blocks_come_in_the_numbering_drawn() {
+    use allocator::analysis::numbering::{self, Numbering, Numberings};
+    // With dominator-tree preorder alone, the blocks come in the tree's
+    // preorder (children in the generator's order).
+    let preorder = Config {
+        numberings: Numberings::only(Numbering::DomPreorder),
+        ..Config::default()
+    };
+    let rpo = Config {
+        numberings: Numberings::only(Numbering::ReversePostorder),
+        ..Config::default()
+    };
+    let mut free = 0;
     for bytes in inputs(500, 4096, 7) {
-        let f = generate_from_bytes(&bytes, &Config::default()).func;
+        let f = generate_from_bytes(&bytes, &preorder).func;
         let tree = DomTree::new(&f);
         let in_order: Vec<_> = f.blocks().collect();
         assert_eq!(tree.preorder(), &in_order[..]);
+        // The same input in reverse postorder: the same function renumbered.
+        let g = generate_from_bytes(&bytes, &rpo).func;
+        assert_eq!(g.num_insts(), f.num_insts());
+        assert_eq!(numbering::block_before_its_preds(&g), None);
+        assert!(numbering::dominators_first(&g, &DomTree::new(&g)));
+        // The default draws all three; free ones break dominators-first.
+        let d = generate_from_bytes(&bytes, &Config::default()).func;
+        assert_eq!(d.num_insts(), f.num_insts());
+        free += usize::from(!numbering::dominators_first(&d, &DomTree::new(&d)));
     }
+    assert!(free > 20, "{free} free numberings in 500");
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn location(case: &Case, out: &Output, class: RegClass, c: &mut Choices) -> Allo
 }
 
 /// One mutation of `out`, described; `None` when there is nothing to mutate.
-pub(crate) fn mutate(case: &Case, out: &Output, c: &mut Choices) -> Option<(String, Output)> {
+pub fn mutate(case: &Case, out: &Output, c: &mut Choices) -> Option<(String, Output)> {
     let f = &case.func;
     let mut m = out.clone();
     let nops = m.allocs.len();

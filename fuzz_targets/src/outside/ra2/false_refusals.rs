@@ -120,10 +120,11 @@ pub fn ion_tight_instruction(func: &Function, env: &MachineEnv) -> Option<Inst> 
 ///   needs a register of it at both points (as in ion's
 ///   [`ion_tight_instruction`]), that, counting its `any` operands as
 ///   register operands, takes every allocatable register of the class at
-///   one of its points: fastalloc gives an operand a register while one is
+///   one of its points where some operand (or clobber) needs one of them:
+///   fastalloc gives an operand a register while one is
 ///   free and does not take it back when a later operand of the
 ///   instruction needs one (a late `any` use and a `reg` def in a class of
-///   one register; just outside: two registers);
+///   one register; just outside: three registers);
 /// - in a class with no scratch register, an instruction whose register
 ///   and `any` operands and clobbers of the class at its two points
 ///   together number at least its allocatable registers (so they may leave no register
@@ -148,7 +149,10 @@ pub fn fastalloc_no_free_register(func: &Function, env: &MachineEnv) -> Option<I
                 let (n, both) = taken(ops, clobbers, c, set, all, false);
                 let (with_any, _) = taken(ops, clobbers, c, set, all, true);
                 let has_any = with_any != n;
-                size > 0 && (has_any || both) && (with_any[0] >= size || with_any[1] >= size)
+                // At a point where the `any` operands fill the set, and some
+                // operand (or clobber) there needs one of its registers.
+                let full = |p: usize| with_any[p] >= size && n[p] > 0;
+                size > 0 && (has_any || both) && (full(0) || full(1))
             });
             if tight {
                 return true;
