@@ -23,8 +23,10 @@ pub enum Numbering {
     #[default]
     DomPreorder,
     /// Reverse postorder of a depth-first walk that visits successors in
-    /// their listed order (what Cranelift hands regalloc2): every block after
-    /// its dominators, and after the predecessor the walk reached it from.
+    /// their listed order: every block after its dominators, and after the
+    /// predecessor the walk reached it from. Told by those two properties
+    /// ([`classify`]), which Cranelift's lowered order (a reverse postorder
+    /// with each critical edge's block right after its source) keeps too.
     ReversePostorder,
     /// Any order with the entry first: a block may come before blocks that
     /// dominate it.
@@ -72,10 +74,6 @@ impl Numberings {
             0 => Numberings::only(Numbering::DomPreorder),
             m => Numberings(m),
         }
-    }
-
-    pub const fn with(self, n: Numbering) -> Numberings {
-        Numberings(self.0 | 1 << n as u8)
     }
 
     /// The members in [`Numbering::ALL`] order.
@@ -226,14 +224,17 @@ pub fn block_before_its_preds(f: &Function) -> Option<Block> {
     })
 }
 
-/// Which of the three numberings `f` has, the most specific first: a
-/// dominator-tree preorder, else a reverse postorder, else free. (A
-/// straight line is all three; it is named a preorder.)
+/// Which of the three numberings `f` has, by what each promises, the most
+/// specific first: a dominator-tree preorder; else every block after its
+/// dominators and after one of its predecessors (a reverse postorder, or
+/// Cranelift's lowered order, which puts each edge block right after its
+/// source); else free. (A straight line is all three; it is named a
+/// preorder.)
 pub fn classify(f: &Function) -> Numbering {
     let dom = DomTree::new(f);
     if is_dom_preorder(f, &dom) {
         Numbering::DomPreorder
-    } else if is_reverse_postorder(f) {
+    } else if dominators_first(f, &dom) && block_before_its_preds(f).is_none() {
         Numbering::ReversePostorder
     } else {
         Numbering::Free
@@ -268,41 +269,6 @@ fn is_dom_preorder(f: &Function, dom: &DomTree) -> bool {
         path.push(b);
     }
     true
-}
-
-/// Whether the numbering is the reverse postorder of some depth-first walk
-/// from the entry: replaying the walk that always descends into the
-/// lowest-numbered unvisited successor, every block must come out in number
-/// order (the reachable ones first).
-fn is_reverse_postorder(f: &Function) -> bool {
-    let n = f.num_blocks();
-    let mut visited = vec![false; n];
-    let mut post: Vec<Block> = Vec::with_capacity(n);
-    // A reverse postorder numbers the first child visited of each block
-    // last among its siblings, so the walk that reproduces it descends into
-    // the highest-numbered unvisited successor first.
-    let mut stack: Vec<(Block, Vec<Block>)> = Vec::new();
-    let sorted = |b: Block| {
-        let mut s: Vec<Block> = f.block_succs(b).to_vec();
-        s.sort_by_key(|x| std::cmp::Reverse(x.index()));
-        s
-    };
-    visited[0] = true;
-    stack.push((Block(0), sorted(Block(0))));
-    while let Some((b, succs)) = stack.last_mut() {
-        let b = *b;
-        if let Some(pos) = succs.iter().position(|s| !visited[s.index()]) {
-            let s = succs.remove(pos);
-            visited[s.index()] = true;
-            let next = sorted(s);
-            stack.push((s, next));
-        } else {
-            post.push(b);
-            stack.pop();
-        }
-    }
-    post.reverse();
-    post.iter().enumerate().all(|(k, b)| b.index() == k)
 }
 
 fn inverse(order: &[Block]) -> Vec<usize> {
