@@ -54,10 +54,15 @@ pub fn check(case: &Case, config: &Config) -> Result<(), Outside> {
 /// edit of a seed from outside the profile (a real function, say) may keep
 /// what the seed breaks, never break more.
 pub fn keeps(mutant: &Case, seed: &Case, config: &Config) -> bool {
-    let before = broken(seed, config, false);
-    broken(mutant, config, false)
+    within(mutant, config, &broken(seed, config, false))
+}
+
+/// Whether `case` breaks no promise of `config` beyond `allowed` (what
+/// [`broken`] found of a seed, computed once for all its edits).
+pub fn within(case: &Case, config: &Config, allowed: &[Outside]) -> bool {
+    broken(case, config, false)
         .iter()
-        .all(|m| before.iter().any(|s| s.what == m.what))
+        .all(|m| allowed.iter().any(|s| s.what == m.what))
 }
 
 /// The promises `case` breaks, one entry per promise (the first place it

@@ -39,15 +39,6 @@ impl Numbering {
         Numbering::ReversePostorder,
         Numbering::Free,
     ];
-
-    /// The name `gen --stats` and the docs use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Numbering::DomPreorder => "preorder",
-            Numbering::ReversePostorder => "rpo",
-            Numbering::Free => "free",
-        }
-    }
 }
 
 /// A set of [`Numbering`]s: those a profile's cases may have.

@@ -37,14 +37,9 @@ pub(super) fn make_input(rng: &mut ChaCha8Rng, s: &Shared, max_len: usize) -> Ve
             return allocator::ir::text::print(&mutant).into_bytes();
         }
     }
-    byte_mutant(rng, &a, &b, max_len)
-}
-
-/// `a` with one to four byte mutations, `b` the entry a splice takes from.
-fn byte_mutant(rng: &mut ChaCha8Rng, a: &[u8], b: &[u8], max_len: usize) -> Vec<u8> {
-    let mut v = a.to_vec();
+    let mut v = (*a).clone();
     for _ in 0..rng.gen_range(1..=4) {
-        mutate(rng, &mut v, b);
+        mutate(rng, &mut v, &b);
     }
     v.truncate(max_len);
     v

@@ -9,7 +9,7 @@
 //! Like the generator, mutation never rejects: a step whose result is not
 //! a valid, feasible case (by the validator and the generator's own
 //! feasibility rules) or breaks a promise of the config the seed keeps
-//! ([`ssagen::domain::keeps`]: the profile's switches, its block
+//! ([`ssagen::domain::within`]: the profile's switches, its block
 //! numberings) is dropped and another is tried, and after a few misses the
 //! input comes back unchanged. So every mutant of a seed inside the
 //! profile is a case the profile's allocator takes and must allocate, and
@@ -63,10 +63,13 @@ pub fn mutate(case: &Case, config: &Config, steps: usize, rng: &mut impl Rng) ->
         func: case.func.clone(),
         output: None,
     };
+    // What the seed breaks of the config, once: every mutant of it breaks
+    // no more.
+    let allowed = ssagen::domain::broken(case, config, false);
     for _ in 0..steps {
         for _ in 0..ATTEMPTS {
             let edit = Edit::ALL[rng.gen_range(0..Edit::ALL.len())];
-            if let Some(next) = apply(&current, config, edit, rng) {
+            if let Some(next) = apply_within(&current, config, &allowed, edit, rng) {
                 current = next;
                 break;
             }
@@ -75,9 +78,21 @@ pub fn mutate(case: &Case, config: &Config, steps: usize, rng: &mut impl Rng) ->
     current
 }
 
-/// `case` with one edit of kind `edit`, if it applies and keeps the case
-/// valid and feasible.
+/// `case` with one edit of kind `edit`, if it applies, keeps the case
+/// valid and feasible, and breaks no promise of `config` that `case` keeps.
 pub fn apply(case: &Case, config: &Config, edit: Edit, rng: &mut impl Rng) -> Option<Case> {
+    let allowed = ssagen::domain::broken(case, config, false);
+    apply_within(case, config, &allowed, edit, rng)
+}
+
+/// [`apply`], with what the seed breaks of `config` already known.
+fn apply_within(
+    case: &Case,
+    config: &Config,
+    allowed: &[ssagen::domain::Outside],
+    edit: Edit,
+    rng: &mut impl Rng,
+) -> Option<Case> {
     let mut d = Draft::from_case(case);
     let mut next = next_vreg(&d);
     let changed = match edit {
@@ -98,7 +113,7 @@ pub fn apply(case: &Case, config: &Config, edit: Edit, rng: &mut impl Rng) -> Op
     d.renumber();
     let mutant = d.to_case();
     ssagen::feasibility::check_case(&mutant).ok()?;
-    if !ssagen::domain::keeps(&mutant, case, config) {
+    if !ssagen::domain::within(&mutant, config, allowed) {
         return None;
     }
     (mutant != *case).then_some(mutant)

@@ -89,8 +89,9 @@ fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> C
     c.machine.fixed_stack = false;
     c.machine.fixed_unlisted = false;
     c.machine.max_slot_size = 1;
-    // Cranelift hands regalloc2 its lowered block order, a reverse
-    // postorder (docs/regalloc2.md, "Block numbering").
+    // Cranelift hands regalloc2 its lowered block order: every block after
+    // its dominators and after a predecessor, as in a reverse postorder
+    // (docs/regalloc2.md, "Block numbering").
     c.numberings = Numberings::only(Numbering::ReversePostorder);
     c
 }

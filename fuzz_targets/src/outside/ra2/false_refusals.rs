@@ -71,11 +71,10 @@ fn taken(
 }
 
 /// The register sets of `class` an instruction's operands can be confined
-/// to: all the class's allocatable registers, and those under each
-/// `limit` the instruction's operands of the class name. With each set's
-/// size.
-fn sets(ops: &[Operand], env: &MachineEnv, class: RegClass) -> Vec<(u64, usize)> {
-    let all = env.allocatable_set().class_masks()[class.index()];
+/// to: all the class's allocatable registers (`all`), and those under
+/// each `limit` the instruction's operands of the class name. With each
+/// set's size.
+fn sets(ops: &[Operand], all: u64, class: RegClass) -> Vec<(u64, usize)> {
     let mut v = vec![(all, all.count_ones() as usize)];
     for o in ops
         .iter()
@@ -102,11 +101,12 @@ fn sets(ops: &[Operand], env: &MachineEnv, class: RegClass) -> Vec<(u64, usize)>
 /// early `fixed` use, a late `reg` use and a `reg` def in a class of two
 /// registers; just outside: the same with three.
 pub fn ion_tight_instruction(func: &Function, env: &MachineEnv) -> Option<Inst> {
+    let masks = env.allocatable_set().class_masks();
     func.insts().find(|&i| {
         let ops = func.inst_operands(i);
         RegClass::ALL.iter().any(|&c| {
-            let all = env.allocatable_set().class_masks()[c.index()];
-            sets(ops, env, c).into_iter().any(|(set, k)| {
+            let all = masks[c.index()];
+            sets(ops, all, c).into_iter().any(|(set, k)| {
                 let (n, both) = taken(ops, func.inst_clobbers(i), c, set, all, false);
                 both && k > 0 && (n[0] >= k || n[1] >= k)
             })
@@ -136,16 +136,17 @@ pub fn ion_tight_instruction(func: &Function, env: &MachineEnv) -> Option<Inst> 
 ///   instruction, would give one (just outside: the same with a scratch
 ///   register).
 pub fn fastalloc_no_free_register(func: &Function, env: &MachineEnv) -> Option<Inst> {
+    let masks = env.allocatable_set().class_masks();
     func.insts().find(|&i| {
         let ops = func.inst_operands(i);
         let clobbers = func.inst_clobbers(i);
         RegClass::ALL.iter().any(|&c| {
-            let all = env.allocatable_set().class_masks()[c.index()];
+            let all = masks[c.index()];
             let k = all.count_ones() as usize;
             if k == 0 {
                 return false;
             }
-            let tight = sets(ops, env, c).into_iter().any(|(set, size)| {
+            let tight = sets(ops, all, c).into_iter().any(|(set, size)| {
                 let (n, both) = taken(ops, clobbers, c, set, all, false);
                 let (with_any, _) = taken(ops, clobbers, c, set, all, true);
                 let has_any = with_any != n;
