@@ -463,4 +463,39 @@ mod tests {
             assert!(applied, "{edit:?} never applied");
         }
     }
+
+    /// A split numbers its new block right after the split one, with every
+    /// target past it shifted (the split-off terminator's included), so a
+    /// preorder or reverse-postorder seed keeps its numbering. (Found by
+    /// the release sweep of `fuzz_targets/tests/profile_domain.rs`: the new
+    /// block numbered last broke the seed's numbering, then unshifted
+    /// targets of the moved terminator broke the repair.)
+    #[test]
+    fn a_split_block_keeps_the_seeds_numbering() {
+        use allocator::analysis::numbering::{classify, Numbering, Numberings};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut split = 0;
+        for (numbering, seed) in [Numbering::DomPreorder, Numbering::ReversePostorder]
+            .into_iter()
+            .flat_map(|n| (0..60).map(move |s| (n, s)))
+        {
+            let config = Config {
+                numberings: Numberings::only(numbering),
+                ..Config::default()
+            };
+            let bytes = crate::harness::inputs::seeded_bytes(seed, 1024);
+            let case = ssagen::generate_from_bytes(&bytes, &config);
+            let before = classify(&case.func);
+            // The edit alone, before any check could drop its result.
+            let mut d = Draft::from_case(&case);
+            if !split_block(&mut d, &mut rng) {
+                continue;
+            }
+            split += 1;
+            let m = d.to_case();
+            ssagen::feasibility::check_case(&m).unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+            assert_eq!(classify(&m.func), before, "seed {seed}");
+        }
+        assert!(split > 60, "{split} splits");
+    }
 }
