@@ -2,9 +2,10 @@
 //! flags. The commands and exit statuses are fixed by the format
 //! specification (docs/format.md).
 
-use crate::engine::process::{Limits, DEFAULT_RSS_LIMIT_MB, DEFAULT_TIMEOUT_SECS};
+use crate::engine::process::{Limits, DEFAULT_RSS_LIMIT_MB};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -38,7 +39,7 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Run the allocator N more times per case and print the timing line.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         repeat: Option<usize>,
         /// Run an outside allocator on its known bugs instead of
         /// suppressing them (docs/regalloc2.md).
@@ -50,7 +51,7 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Run the checker N more times per case and print the timing line.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         repeat: Option<usize>,
     },
     /// Fuzz targets with the built-in engine (stable Rust, nothing else).
@@ -62,13 +63,13 @@ pub enum Command {
         #[arg(long, conflicts_with = "targets")]
         all: bool,
         /// Stop after this many seconds.
-        #[arg(long, value_name = "SECONDS")]
-        time: Option<f64>,
+        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+        time: Option<Duration>,
         /// Stop after this many executions in all.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         runs: Option<u64>,
         /// Worker threads (default: all cores).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         jobs: Option<usize>,
         /// Seed of the engine's random choices (ChaCha8).
         #[arg(long, default_value_t = 0)]
@@ -83,7 +84,7 @@ pub enum Command {
         #[arg(long)]
         keep_going: bool,
         /// Longest input generated.
-        #[arg(long, default_value_t = 8192)]
+        #[arg(long, default_value_t = 8192, value_parser = max_len)]
         max_len: usize,
         /// Print the targets' own statistics after the table (the
         /// allocators' quality comparison of `differential`, the checker's
@@ -100,8 +101,8 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         seeds: Vec<PathBuf>,
         /// Longest time spent reducing each distinct finding.
-        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-        reduce_time: f64,
+        #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+        reduce_time: Duration,
         /// Report findings without reducing them.
         #[arg(long)]
         no_reduce: bool,
@@ -110,7 +111,7 @@ pub enum Command {
         #[arg(long, value_name = "cmd:PROGRAM ARGS")]
         allocator: Option<String>,
         /// How long the outside program may take over one case.
-        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
         cmd_timeout: u64,
         /// Also run regalloc2's checker on every allocation and report any
         /// disagreement with ours as a finding.
@@ -142,7 +143,7 @@ pub enum Command {
         slow: bool,
         #[arg(long)]
         allocator: Option<String>,
-        #[arg(long, default_value_t = 5000)]
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
         cmd_timeout: u64,
         #[command(flatten)]
         narrow: Narrow,
@@ -181,11 +182,11 @@ pub enum Command {
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: Option<PathBuf>,
         /// Threads trying candidates (default: all cores).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         jobs: Option<usize>,
         /// Stop after this many seconds with the smallest case so far.
-        #[arg(long, value_name = "SECONDS")]
-        time: Option<f64>,
+        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+        time: Option<Duration>,
         #[command(flatten)]
         limits: LimitArgs,
         /// With --target: the narrowing the input was found with.
@@ -202,7 +203,7 @@ pub enum Command {
         #[arg(long, value_name = "cmd:PROGRAM ARGS")]
         allocator: Option<String>,
         /// How long the outside program may take over one case.
-        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
         cmd_timeout: u64,
         #[command(flatten)]
         limits: LimitArgs,
@@ -216,8 +217,8 @@ pub enum Command {
         /// An allocator to measure (repeatable; default: every one).
         #[arg(long = "allocator", value_name = "NAME")]
         allocators: Vec<String>,
-        /// The largest size, in instructions.
-        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        /// The largest size, in instructions (at least 100).
+        #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = min_insts)]
         max_insts: usize,
         /// Generator configuration: default, regalloc2, regalloc2_fastalloc,
         /// regalloc_rs, regalloc_rs_lsra, cranelift, cranelift-aarch64,
@@ -228,7 +229,7 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Runs per allocator and case (the median time is kept).
-        #[arg(long, value_name = "N", default_value_t = 3)]
+        #[arg(long, value_name = "N", default_value_t = 3, value_parser = count)]
         repeat: usize,
         /// Draw time and peak heap against size as an SVG.
         #[arg(long, value_name = "OUT.svg")]
@@ -244,7 +245,7 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Length of the input in bytes.
-        #[arg(long, default_value_t = 4096)]
+        #[arg(long, default_value_t = 4096, value_parser = input_size)]
         size: usize,
         /// Print the input bytes instead of the case (to seed a corpus).
         #[arg(long, conflicts_with = "stats")]
@@ -282,7 +283,7 @@ pub enum Command {
         #[arg(conflicts_with = "generate")]
         files: Vec<PathBuf>,
         /// Compare on N generated cases instead.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = count)]
         generate: Option<usize>,
         /// Generator configuration of --generate: default, regalloc2,
         /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra, cranelift,
@@ -302,7 +303,7 @@ pub enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Input size of --generate, in bytes.
-        #[arg(long, default_value_t = 4096)]
+        #[arg(long, default_value_t = 4096, value_parser = input_size)]
         size: usize,
         /// How many of the cases where B loses most to save.
         #[arg(long, value_name = "K", default_value_t = 5)]
@@ -315,16 +316,16 @@ pub enum Command {
         #[arg(long)]
         reduce: bool,
         /// Longest time spent reducing each.
-        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-        reduce_time: f64,
+        #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+        reduce_time: Duration,
         /// Exit 1 when the median cost ratio B/A is above R.
-        #[arg(long, value_name = "R")]
+        #[arg(long, value_name = "R", value_parser = ratio)]
         fail_if_median_above: Option<f64>,
         /// Draw the distribution of the cost ratio as an SVG.
         #[arg(long, value_name = "OUT.svg")]
         plot: Option<PathBuf>,
         /// How long an outside program may take over one case.
-        #[arg(long, value_name = "MS", default_value_t = 5000)]
+        #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
         cmd_timeout: u64,
     },
 }
@@ -342,8 +343,8 @@ pub enum OracleArg {
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct LimitArgs {
     /// An input running longer than this is a `timeout`.
-    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECS as f64)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = DEFAULT_TIMEOUT, value_parser = seconds)]
+    pub timeout: Duration,
     /// A process growing past this resident size is an `oom` (0: no
     /// limit).
     #[arg(long, value_name = "MB", default_value_t = DEFAULT_RSS_LIMIT_MB)]
@@ -353,7 +354,7 @@ pub struct LimitArgs {
 impl LimitArgs {
     pub fn limits(self) -> Limits {
         Limits {
-            timeout: std::time::Duration::from_secs_f64(self.timeout),
+            timeout: self.timeout,
             rss_limit_mb: self.rss_limit_mb,
         }
     }
@@ -384,16 +385,102 @@ pub struct Narrow {
 }
 
 impl Narrow {
-    /// The narrowing, or exit 2 with what is wrong.
-    pub fn parse(&self) -> crate::harness::narrowing::Narrowing {
+    /// The narrowing, or a usage error saying what is wrong.
+    pub fn parse(&self) -> Result<crate::harness::narrowing::Narrowing, super::exit::Error> {
         let mut n =
             crate::harness::narrowing::Narrowing::parse(self.profile.as_deref(), &self.without)
-                .unwrap_or_else(|e| {
-                    eprintln!("{e}");
-                    std::process::exit(2);
-                });
+                .map_err(super::exit::Error::usage)?;
         n.no_suppress = self.no_suppress;
         n.swarm = self.swarm;
-        n
+        Ok(n)
+    }
+}
+
+/// `--timeout`'s default: [`crate::engine::process::DEFAULT_TIMEOUT_SECS`]
+/// as clap reads it.
+const DEFAULT_TIMEOUT: &str = "10";
+
+/// The longest duration any flag takes: a year, far past any campaign and
+/// well inside what a `Duration` holds.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A number of seconds: finite, above zero and at most a year.
+pub fn seconds(s: &str) -> Result<Duration, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= MAX_SECONDS => Ok(Duration::from_secs_f64(x)),
+        _ => Err(format!(
+            "`{s}` is not a number of seconds above 0 and at most {MAX_SECONDS}"
+        )),
+    }
+}
+
+/// A count that must be at least one (jobs, repeats, cases).
+pub fn count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{s}` is not a whole number of at least 1")),
+    }
+}
+
+/// `scaling --max-insts`: its smallest case has about 100 instructions.
+fn min_insts(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n >= 100 => Ok(n),
+        _ => Err(format!("`{s}` is not a whole number of at least 100")),
+    }
+}
+
+/// A cost ratio: finite and not negative.
+fn ratio(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a ratio (a finite number, 0 or more)")),
+    }
+}
+
+/// The largest input `gen` and `compare` cut cases from: 64 MiB, past
+/// which a case is too large to be worth printing.
+const MAX_INPUT: usize = 64 << 20;
+
+/// An input size in bytes, at most [`MAX_INPUT`].
+fn input_size(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_INPUT => Ok(n),
+        _ => Err(format!("`{s}` is not a size in bytes from 0 to {MAX_INPUT}")),
+    }
+}
+
+/// `fuzz --max-len`: from 1 byte to [`MAX_INPUT`].
+fn max_len(s: &str) -> Result<usize, String> {
+    match input_size(s) {
+        Ok(0) => Err(format!("`{s}`: the longest input is at least 1 byte")),
+        r => r,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timeout_default_is_the_engines() {
+        assert_eq!(
+            seconds(DEFAULT_TIMEOUT).unwrap(),
+            Duration::from_secs(crate::engine::process::DEFAULT_TIMEOUT_SECS)
+        );
+    }
+
+    #[test]
+    fn durations_and_counts_refuse_what_cannot_be_one() {
+        for bad in ["nan", "inf", "-1", "0", "1e400", "", "x", "31536001"] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(seconds("0.5").unwrap(), Duration::from_millis(500));
+        for bad in ["0", "-1", "1.5", "x"] {
+            assert!(count(bad).is_err(), "{bad}");
+        }
+        assert_eq!(count("3").unwrap(), 3);
+        assert!(ratio("nan").is_err() && ratio("-0.1").is_err());
+        assert!(input_size("0").is_ok() && max_len("0").is_err());
     }
 }

@@ -3,6 +3,7 @@
 //! reduction of what it found.
 
 use super::cases::load_case;
+use super::exit::{Error, Exit, Streams};
 use crate::engine::triage::Verdict;
 use crate::harness::inputs::read_file;
 use crate::harness::narrowing::Narrowing;
@@ -22,47 +23,61 @@ pub fn run_one(
 /// `rafuzz run TARGET FILE...`: replays raw inputs (files, or every file of a
 /// directory) through one target; a `.ra` file is a case, run through the
 /// target's case check (targets that run on generated cases only). Status
-/// 1 if any of them fails. The `watchdog`, if any, is told which input
-/// runs.
+/// 1 if any of them fails, 2 when there is no input, 3 when one cannot be
+/// read. The `watchdog`, if any, is told which input runs.
 pub fn run(
     target: &str,
     files: &[impl AsRef<Path>],
     narrowing: &Narrowing,
     watchdog: Option<&crate::engine::watchdog::Watchdog>,
-    out: &mut dyn Write,
-) -> i32 {
-    let Some(t) = crate::targets::target_by_name(target) else {
-        let _ = writeln!(out, "no target named `{target}` (see `rafuzz list`)");
-        return 2;
-    };
-    let t = t.narrowed(narrowing);
+    io: &mut Streams,
+) -> Result<Exit, Error> {
+    let t = super::dispatch::target_named(target)?.narrowed(narrowing);
     let inputs = crate::harness::inputs::expand_inputs(files);
+    if inputs.is_empty() {
+        let given: Vec<String> = files
+            .iter()
+            .map(|f| f.as_ref().display().to_string())
+            .collect();
+        return Err(Error::usage(format!(
+            "no input to run in {} (an empty directory?)",
+            given.join(", ")
+        )));
+    }
     let ctx = crate::harness::context::Context::with_settings(narrowing.settings());
     let (mut ok, mut failed) = (0, 0);
+    let mut status = Exit::Ok;
+    let out = &mut *io.out;
     for path in &inputs {
         if let Some(w) = watchdog {
             w.begin(&path.display().to_string());
         }
         let result = if path.extension().is_some_and(|e| e == "ra") {
-            let Some((case, _)) = load_case(path, out) else {
-                failed += 1;
-                continue;
+            let case = match load_case(path, io.err) {
+                Ok((case, _)) => case,
+                Err(exit) => {
+                    failed += 1;
+                    status = status.max(exit);
+                    continue;
+                }
             };
             match t.case_failure(&case, &ctx) {
                 Some(found) => found.map_or(Ok(()), Err),
                 None => {
                     let _ = writeln!(
-                        out,
+                        io.err,
                         "{}: target `{target}` does not run on cases",
                         path.display()
                     );
                     failed += 1;
+                    status = status.max(Exit::Usage);
                     continue;
                 }
             }
         } else {
-            let Some(data) = read_file(path, out) else {
+            let Some(data) = read_file(path, io.err) else {
                 failed += 1;
+                status = status.max(Exit::Internal);
                 continue;
             };
             run_one(&t, &data, &ctx)
@@ -74,6 +89,7 @@ pub fn run(
             Ok(()) => ok += 1,
             Err(f) => {
                 failed += 1;
+                status = status.max(Exit::Failed);
                 let _ = writeln!(out, "{}: FAILED: {f}", path.display());
             }
         }
@@ -89,7 +105,7 @@ pub fn run(
         );
     }
     let _ = writeln!(out, "{target}: {ok} passed, {failed} failed");
-    i32::from(failed > 0)
+    Ok(status)
 }
 
 /// `rafuzz fuzz`: runs the built-in engine, prints the final table and each
@@ -101,7 +117,7 @@ pub fn fuzz(
     stats: bool,
     reduce_time: Option<std::time::Duration>,
     out: &mut dyn Write,
-) -> i32 {
+) -> Exit {
     let mut log = std::io::stderr();
     let report = crate::engine::fuzz(opts, &mut log);
     let secs = report.elapsed.as_secs_f64().max(1e-9);
@@ -186,7 +202,7 @@ pub fn fuzz(
         }
         let _ = writeln!(out, "  replay:  {}", replay_finding(f, &t.replay, opts));
     }
-    i32::from(!report.findings.is_empty())
+    Exit::failed_if(!report.findings.is_empty())
 }
 
 /// The command that shows a finding again: `rafuzz run` with the limit

@@ -1,6 +1,7 @@
 //! The subcommands on cases: `validate`, `list`, `gen` (and `--stats`),
 //! `alloc` and `check`.
 
+use super::exit::{Error, Exit, Streams};
 use crate::harness::inputs::{read_file, seeded_bytes};
 use crate::harness::narrowing::Narrowing;
 use crate::registry::{Settings, DEFAULT};
@@ -8,33 +9,25 @@ use allocator::ir::text::parse_and_validate;
 use std::io::Write;
 use std::path::Path;
 
-/// `rafuzz validate FILE...`: `FILE: ok` per valid case, `FILE:LINE:COL:
-/// message` per error; status 1 if any file has an error.
-pub fn validate(files: &[impl AsRef<Path>], out: &mut dyn Write) -> i32 {
-    let mut status = 0;
+/// `rafuzz validate FILE...`: `FILE: ok` per valid case on stdout,
+/// `FILE:LINE:COL: message` per error on stderr; status 1 if any file has
+/// an error, 3 if one cannot be read.
+pub fn validate(files: &[impl AsRef<Path>], io: &mut Streams) -> Exit {
+    let mut status = Exit::Ok;
     for path in files {
         let path = path.as_ref();
-        let Some(src) = read_file(path, out) else {
-            status = 1;
-            continue;
-        };
-        match parse_and_validate(&src) {
+        match load_case(path, io.err) {
             Ok(_) => {
-                let _ = writeln!(out, "{}: ok", path.display());
+                let _ = writeln!(io.out, "{}: ok", path.display());
             }
-            Err(diags) => {
-                status = 1;
-                for d in diags {
-                    let _ = writeln!(out, "{}:{d}", path.display());
-                }
-            }
+            Err(exit) => status = status.max(exit),
         }
     }
     status
 }
 
 /// `rafuzz list`: the allocators and the fuzz targets.
-pub fn list(out: &mut dyn Write) -> i32 {
+pub fn list(out: &mut dyn Write) -> Exit {
     let _ = writeln!(out, "allocators:");
     for a in crate::registry::allocators(&Settings::default()) {
         let _ = writeln!(out, "  {}", a.name());
@@ -45,21 +38,21 @@ pub fn list(out: &mut dyn Write) -> i32 {
     for t in targets {
         let _ = writeln!(out, "  {:<w$} {}", t.name, t.description);
     }
-    0
+    Exit::Ok
 }
 
 /// `rafuzz gen --seed N [--size BYTES] [--raw]`: the generated case as text,
 /// or (`--raw`) the input bytes themselves, for seeding corpora; the cases
 /// of the default config narrowed by `narrowing`.
-pub fn gen(seed: u64, size: usize, raw: bool, narrowing: &Narrowing, out: &mut dyn Write) -> i32 {
+pub fn gen(seed: u64, size: usize, raw: bool, narrowing: &Narrowing, out: &mut dyn Write) -> Exit {
     let bytes = seeded_bytes(seed, size);
     if raw {
         let _ = out.write_all(&bytes);
-        return 0;
+        return Exit::Ok;
     }
     let case = ssagen::generate_from_bytes(&bytes, &narrowing.config(&DEFAULT));
     let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
-    0
+    Exit::Ok
 }
 
 /// `rafuzz gen --stats COUNT|PATH... [--size BYTES] [--seed S]`: case sets
@@ -67,14 +60,15 @@ pub fn gen(seed: u64, size: usize, raw: bool, narrowing: &Narrowing, out: &mut d
 /// cases (input `i` is `seeded_bytes(S + i, BYTES)`), under the narrowing
 /// given, and beside the default config's when there is a narrowing and no
 /// other column; a PATH is the `.ra` cases of a directory (not its
-/// subdirectories) or a file. Exit 1 when a case is invalid.
+/// subdirectories) or a file. Exit 1 when a case is invalid, 3 when a
+/// file cannot be read.
 pub fn gen_stats(
     sets: &[String],
     size: usize,
     seed: u64,
     narrowing: &Narrowing,
-    out: &mut dyn Write,
-) -> i32 {
+    io: &mut Streams,
+) -> Exit {
     let generated = |count: usize, config: &ssagen::Config| {
         let mut stats = ssagen::stats::GenStats::default();
         for i in 0..count as u64 {
@@ -92,23 +86,23 @@ pub fn gen_stats(
         a => a.join(" "),
     };
     let mut columns: Vec<(String, ssagen::stats::GenStats)> = Vec::new();
-    let mut status = 0;
+    let mut status = Exit::Ok;
     for set in sets {
         if let Ok(count) = set.parse::<usize>() {
             let stats = generated(count, &narrowing.config(&DEFAULT));
-            status |= i32::from(stats.valid != stats.cases);
+            status = status.max(Exit::failed_if(stats.valid != stats.cases));
             columns.push((what.clone(), stats));
             continue;
         }
         let mut stats = ssagen::stats::GenStats::default();
         for path in case_files(Path::new(set)) {
-            match load_case(&path, out) {
-                Some((case, _)) => {
+            match load_case(&path, io.err) {
+                Ok((case, _)) => {
                     let valid = ssagen::feasibility::check_case(&case).is_ok();
                     stats.record(&ssagen::stats::CaseFeatures::of(&case), valid);
-                    status |= i32::from(!valid);
+                    status = status.max(Exit::failed_if(!valid));
                 }
-                None => status = 1,
+                Err(exit) => status = status.max(exit),
             }
         }
         columns.push((set.clone(), stats));
@@ -123,7 +117,7 @@ pub fn gen_stats(
     let refs: Vec<(String, &ssagen::stats::GenStats)> =
         columns.iter().map(|(t, g)| (t.clone(), g)).collect();
     let _ = write!(
-        out,
+        io.out,
         "generated inputs of {size} bytes\n{}",
         ssagen::stats::GenStats::table(&refs)
     );
@@ -146,21 +140,20 @@ fn case_files(path: &Path) -> Vec<std::path::PathBuf> {
     }
 }
 
-/// Parses and validates a file, reporting `FILE:LINE:COL: message` lines.
+/// Parses and validates a file, writing `FILE:LINE:COL: message` lines on
+/// `err`; `Err(Failed)` for a malformed case, `Err(Internal)` when the file
+/// cannot be read.
 pub(super) fn load_case(
     path: &Path,
-    out: &mut dyn Write,
-) -> Option<(allocator::Case, allocator::ir::text::SourceMap)> {
-    let src = read_file(path, out)?;
-    match parse_and_validate(&src) {
-        Ok(x) => Some(x),
-        Err(diags) => {
-            for d in diags {
-                let _ = writeln!(out, "{}:{d}", path.display());
-            }
-            None
+    err: &mut dyn Write,
+) -> Result<(allocator::Case, allocator::ir::text::SourceMap), Exit> {
+    let src = read_file(path, err).ok_or(Exit::Internal)?;
+    parse_and_validate(&src).map_err(|diags| {
+        for d in diags {
+            let _ = writeln!(err, "{}:{d}", path.display());
         }
-    }
+        Exit::Failed
+    })
 }
 
 /// The `--repeat` line: `cases=N insts=N ns_per_inst=N`, the median over
@@ -182,21 +175,22 @@ pub fn alloc(
     files: &[impl AsRef<Path>],
     repeat: Option<usize>,
     settings: &Settings,
-    out: &mut dyn Write,
-) -> i32 {
-    let Some(a) = crate::registry::allocator_by_name(name, settings) else {
-        let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
-        return 2;
-    };
-    let mut status = 0;
+    io: &mut Streams,
+) -> Result<Exit, Error> {
+    let a = super::dispatch::allocator_named(name, settings)?;
+    let out = &mut *io.out;
+    let mut status = Exit::Ok;
     let (mut cases, mut insts) = (0usize, 0usize);
     let mut rounds = vec![0f64; repeat.unwrap_or(0)];
     let mut checker = checker::Checker::default();
     for path in files {
         let path = path.as_ref();
-        let Some((mut case, _)) = load_case(path, out) else {
-            status = 1;
-            continue;
+        let mut case = match load_case(path, io.err) {
+            Ok((case, _)) => case,
+            Err(exit) => {
+                status = status.max(exit);
+                continue;
+            }
         };
         match a.run_with_counters(&case.func, &case.machine) {
             Ok((o, counters)) => {
@@ -222,40 +216,44 @@ pub fn alloc(
                 // An allocation the checker rejects is a failure too: say
                 // so above it, rather than hand it on as if it were good.
                 for e in checker.check(&case.func, &case.machine, &o) {
-                    status = 1;
+                    status = status.max(Exit::Failed);
                     let _ = writeln!(out, "# checker: {} [{}]", e.message, e.kind.name());
                 }
                 case.output = Some(o);
                 let _ = out.write_all(allocator::ir::text::print(&case).as_bytes());
             }
             Err(e) => {
-                status = 1;
-                let _ = writeln!(out, "{}: {name}: {e}", path.display());
+                status = status.max(Exit::Failed);
+                let _ = writeln!(io.err, "{}: {name}: {e}", path.display());
             }
         }
     }
     if repeat.is_some() {
         timing_line(out, cases, insts, &rounds);
     }
-    status
+    Ok(status)
 }
 
 /// `rafuzz check FILE... [--repeat N]`: runs the symbolic checker on cases
-/// that hold an allocation; `FILE: ok`, or every error located.
-pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Write) -> i32 {
-    let mut status = 0;
+/// that hold an allocation; `FILE: ok` on stdout, or every error located
+/// on stderr (status 1).
+pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, io: &mut Streams) -> Exit {
+    let mut status = Exit::Ok;
     let (mut cases, mut insts) = (0usize, 0usize);
     let mut rounds = vec![0f64; repeat.unwrap_or(0)];
     let mut checker = checker::Checker::default();
     for path in files {
         let path = path.as_ref();
-        let Some((case, map)) = load_case(path, out) else {
-            status = 1;
-            continue;
+        let (case, map) = match load_case(path, io.err) {
+            Ok(x) => x,
+            Err(exit) => {
+                status = status.max(exit);
+                continue;
+            }
         };
         let Some(output) = &case.output else {
-            let _ = writeln!(out, "{}: no allocation section to check", path.display());
-            status = 1;
+            let _ = writeln!(io.err, "{}: no allocation section to check", path.display());
+            status = status.max(Exit::Usage);
             continue;
         };
         let errs = checker.check(&case.func, &case.machine, output);
@@ -267,12 +265,12 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
         cases += 1;
         insts += case.func.num_insts();
         if errs.is_empty() {
-            let _ = writeln!(out, "{}: ok", path.display());
+            let _ = writeln!(io.out, "{}: ok", path.display());
         } else {
-            status = 1;
+            status = status.max(Exit::Failed);
             for e in errs {
                 let _ = writeln!(
-                    out,
+                    io.err,
                     "{}:{}: {} [{}]",
                     path.display(),
                     map.locate(e.site),
@@ -283,7 +281,7 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, out: &mut dyn Wr
         }
     }
     if repeat.is_some() {
-        timing_line(out, cases, insts, &rounds);
+        timing_line(io.out, cases, insts, &rounds);
     }
     status
 }

@@ -8,45 +8,68 @@ use super::tools::{compare, explain, reduce, register_external, scaling};
 use crate::engine::process::Launcher;
 use crate::engine::watchdog::Watchdog;
 use crate::harness::slow::SlowRule;
+use super::exit::{Error, Exit, Streams};
 use clap::Parser;
-use std::io::Write as _;
 
 /// The launcher of worker processes running `targets` with the campaign's
-/// `settings`, or exit 2 when the `rafuzz` program cannot be found.
+/// `settings`, or an internal error when the `rafuzz` program cannot be
+/// found.
 fn worker_launcher(
     targets: &[&str],
     settings: &[String],
     limits: crate::engine::process::Limits,
-) -> Launcher {
-    Launcher::rafuzz(targets, settings, limits).unwrap_or_else(|e| {
-        eprintln!("cannot find the rafuzz program for worker processes: {e}");
-        std::process::exit(2);
+) -> Result<Launcher, Error> {
+    Launcher::rafuzz(targets, settings, limits).map_err(|e| {
+        Error::internal(format!(
+            "cannot find the rafuzz program for worker processes: {e}"
+        ))
     })
 }
 
-/// Registers `--allocator cmd:...`, if given; exits 2 when it is malformed.
-fn register_outside_program(spec: Option<&str>, cmd_timeout: u64) {
-    if let Some(spec) = spec {
-        if let Err(e) = register_external(spec, cmd_timeout) {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
+/// Registers `--allocator cmd:...`, if given; a usage error when it is
+/// malformed.
+fn register_outside_program(spec: Option<&str>, cmd_timeout: u64) -> Result<(), Error> {
+    match spec {
+        Some(spec) => register_external(spec, cmd_timeout).map_err(Error::usage),
+        None => Ok(()),
     }
 }
 
-/// Runs the command line `rafuzz` was given; returns its exit status.
+/// Runs the command line `rafuzz` was given; returns its exit status
+/// (docs/format.md: 0 all well, 1 a failure found, 2 usage, 3 internal).
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                Exit::Usage.code()
+            } else {
+                Exit::Ok.code() // --help, --version
+            };
+        }
+    };
     // Not locked for the whole run: `rafuzz run`'s watchdog prints too.
-    let mut out = std::io::stdout();
-    let status = match cli.command {
-        Command::Validate { files } => validate(&files, &mut out),
-        Command::List { faults: false } => list(&mut out),
+    let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
+    let mut io = Streams {
+        out: &mut out,
+        err: &mut err,
+    };
+    let exit = dispatch(cli.command, &mut io).unwrap_or_else(|e| io.fail(e.exit, e.message));
+    let _ = io.out.flush();
+    exit.code()
+}
+
+/// Runs one subcommand.
+fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
+    Ok(match command {
+        Command::Validate { files } => validate(&files, io),
+        Command::List { faults: false } => list(io.out),
         Command::List { faults: true } => {
             for f in crate::testing::faults::FAULTY.iter() {
-                let _ = writeln!(out, "{}", f.target_name());
+                let _ = writeln!(io.out, "{}", f.target_name());
             }
-            0
+            Exit::Ok
         }
         Command::Alloc {
             allocator,
@@ -58,11 +81,11 @@ pub fn main() -> i32 {
                 no_suppress,
                 ..Default::default()
             };
-            alloc(&allocator, &files, repeat, &n.settings(), &mut out)
+            alloc(&allocator, &files, repeat, &n.settings(), io)?
         }
-        Command::Check { files, repeat } => check(&files, repeat, &mut out),
-        cmd @ Command::Fuzz { .. } => fuzz_command(cmd, &mut out),
-        cmd @ Command::Reduce { .. } => reduce_command(cmd, &mut out),
+        Command::Check { files, repeat } => check(&files, repeat, io),
+        cmd @ Command::Fuzz { .. } => fuzz_command(cmd, io)?,
+        cmd @ Command::Reduce { .. } => reduce_command(cmd, io)?,
         Command::Run {
             target,
             files,
@@ -71,52 +94,44 @@ pub fn main() -> i32 {
             limits,
             narrow,
         } => {
-            register_outside_program(allocator.as_deref(), cmd_timeout);
-            let narrowing = narrow.parse();
+            register_outside_program(allocator.as_deref(), cmd_timeout)?;
+            let narrowing = narrow.parse()?;
             let watchdog = Watchdog::arm(limits.limits());
-            run(&target, &files, &narrowing, Some(&watchdog), &mut out)
+            run(&target, &files, &narrowing, Some(&watchdog), io)?
         }
-        cmd @ Command::Scaling { .. } => scaling_command(cmd, &mut out),
-        cmd @ Command::Worker { .. } => worker_command(cmd),
+        cmd @ Command::Scaling { .. } => scaling_command(cmd, io)?,
+        cmd @ Command::Worker { .. } => worker_command(cmd)?,
         Command::Explain {
             file,
             vreg,
             block,
             html,
-        } => explain(
-            &file,
-            vreg.as_deref(),
-            block.as_deref(),
-            html.as_deref(),
-            &mut out,
-        ),
-        cmd @ Command::Compare { .. } => compare_command(cmd, &mut out),
-        Command::Serve { allocator } => crate::outside::external::serve::serve(
+        } => explain(&file, vreg.as_deref(), block.as_deref(), html.as_deref(), io)?,
+        cmd @ Command::Compare { .. } => compare_command(cmd, io)?,
+        Command::Serve { allocator } => Exit::from_code(crate::outside::external::serve::serve(
             &allocator,
             &mut std::io::stdin().lock(),
-            &mut out,
-        ),
+            io.out,
+        )),
         Command::Gen {
             seed,
             size,
             raw,
             stats,
             narrow,
-        } if stats.is_empty() => gen(seed, size, raw, &narrow.parse(), &mut out),
+        } if stats.is_empty() => gen(seed, size, raw, &narrow.parse()?, io.out),
         Command::Gen {
             seed,
             size,
             stats,
             narrow,
             ..
-        } => gen_stats(&stats, size, seed, &narrow.parse(), &mut out),
-    };
-    let _ = std::io::Write::flush(&mut out);
-    status
+        } => gen_stats(&stats, size, seed, &narrow.parse()?, io),
+    })
 }
 
 /// `rafuzz fuzz`.
-fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
+fn fuzz_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
     let Command::Fuzz {
         targets,
         all,
@@ -144,30 +159,23 @@ fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
     else {
         unreachable!("dispatched by its variant")
     };
-    let narrowing = narrow.parse();
+    let narrowing = narrow.parse()?;
     if cross_check && !cfg!(feature = "regalloc2") {
-        eprintln!("--cross-check needs rafuzz built with the `regalloc2` feature");
-        std::process::exit(2);
+        return Err(Error::usage(
+            "--cross-check needs rafuzz built with the `regalloc2` feature",
+        ));
     }
-    register_outside_program(allocator.as_deref(), cmd_timeout);
+    register_outside_program(allocator.as_deref(), cmd_timeout)?;
     let chosen: Vec<crate::targets::Target> = if all {
         crate::targets::targets()
     } else {
-        let mut v = Vec::new();
-        for name in &targets {
-            match crate::targets::target_by_name(name) {
-                Some(t) => v.push(t),
-                None => {
-                    eprintln!("no target named `{name}` (see `rafuzz list`)");
-                    std::process::exit(2);
-                }
-            }
-        }
-        v
+        targets
+            .iter()
+            .map(|name| target_named(name))
+            .collect::<Result<_, _>>()?
     };
     if chosen.is_empty() {
-        eprintln!("name a target with --target, or use --all");
-        std::process::exit(2);
+        return Err(Error::usage("name a target with --target, or use --all"));
     }
     let chosen: Vec<_> = chosen.iter().map(|t| t.narrowed(&narrowing)).collect();
     let limits = limits.limits();
@@ -187,13 +195,13 @@ fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
             settings.extend(["--cmd-timeout".to_string(), cmd_timeout.to_string()]);
         }
         settings.extend(narrowing.args());
-        Some(worker_launcher(&names, &settings, limits))
+        Some(worker_launcher(&names, &settings, limits)?)
     };
     let opts = crate::engine::Options {
         isolation,
         slow: (!no_slow).then(SlowRule::default),
         targets: chosen,
-        time: time.map(std::time::Duration::from_secs_f64),
+        time,
         runs,
         jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         seed,
@@ -212,12 +220,12 @@ fn fuzz_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
             },
         ),
     };
-    let reduce = (!no_reduce).then(|| std::time::Duration::from_secs_f64(reduce_time));
-    fuzz(&opts, stats, reduce, out)
+    let reduce = (!no_reduce).then_some(reduce_time);
+    Ok(fuzz(&opts, stats, reduce, io.out))
 }
 
 /// `rafuzz reduce`.
-fn reduce_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
+fn reduce_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
     let Command::Reduce {
         target,
         allocator,
@@ -236,11 +244,12 @@ fn reduce_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
     };
     use crate::harness::judge::Oracles;
     use crate::tools::reduce::predicate::ReduceBy;
-    let narrowing = narrow.parse();
+    let narrowing = narrow.parse()?;
     let limits = limits.limits();
     let isolation = target
         .as_deref()
-        .map(|t| worker_launcher(&[t], &narrowing.args(), limits));
+        .map(|t| worker_launcher(&[t], &narrowing.args(), limits))
+        .transpose()?;
     let by = match (target, allocator, predicate, slow) {
         (_, _, _, Some(a)) => ReduceBy::Slow(a),
         (Some(t), _, _, _) => ReduceBy::Target(t),
@@ -256,11 +265,11 @@ fn reduce_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         _ => unreachable!("clap requires one of them"),
     };
     let mut opts = crate::tools::reduce::Options {
-        time_limit: time.map(std::time::Duration::from_secs_f64),
+        time_limit: time,
         ..Default::default()
     };
     if let Some(j) = jobs {
-        opts.jobs = j.max(1);
+        opts.jobs = j;
     }
     reduce(
         &by,
@@ -269,12 +278,12 @@ fn reduce_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         &opts,
         isolation.as_ref(),
         &narrowing,
-        out,
+        io,
     )
 }
 
 /// `rafuzz worker`.
-fn worker_command(cmd: Command) -> i32 {
+fn worker_command(cmd: Command) -> Result<Exit, Error> {
     let Command::Worker {
         targets,
         cross_check,
@@ -286,16 +295,12 @@ fn worker_command(cmd: Command) -> i32 {
     else {
         unreachable!("dispatched by its variant")
     };
-    register_outside_program(allocator.as_deref(), cmd_timeout);
-    let narrowing = narrow.parse();
-    let Some(targets) = targets
+    register_outside_program(allocator.as_deref(), cmd_timeout)?;
+    let narrowing = narrow.parse()?;
+    let targets = targets
         .iter()
-        .map(|t| crate::targets::target_by_name(t).map(|t| t.narrowed(&narrowing)))
-        .collect::<Option<Vec<_>>>()
-    else {
-        eprintln!("rafuzz worker: an unknown target");
-        std::process::exit(2);
-    };
+        .map(|t| target_named(t).map(|t| t.narrowed(&narrowing)))
+        .collect::<Result<Vec<_>, _>>()?;
     let ctx = crate::harness::context::Context {
         slow: slow.then(SlowRule::default),
         cross_check,
@@ -308,11 +313,14 @@ fn worker_command(cmd: Command) -> i32 {
         std::io::stdin().lock(),
         std::io::stdout().lock(),
     );
-    i32::from(status.is_err())
+    Ok(match status {
+        Ok(()) => Exit::Ok,
+        Err(_) => Exit::Internal,
+    })
 }
 
 /// `rafuzz compare`.
-fn compare_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
+fn compare_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
     let Command::Compare {
         allocators,
         files,
@@ -338,8 +346,11 @@ fn compare_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
             count,
             seed,
             size,
-            profile,
-            without,
+            config: Box::new(
+                crate::harness::narrowing::Narrowing::parse(Some(&profile), &without)
+                    .map_err(Error::usage)?
+                    .config(&crate::registry::DEFAULT),
+            ),
         },
         None => Source::Files(files),
     };
@@ -348,15 +359,15 @@ fn compare_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         worst,
         save,
         reduce,
-        reduce_time: std::time::Duration::from_secs_f64(reduce_time),
+        reduce_time,
         fail_if_median_above,
         plot,
     };
-    compare(&allocators, cmd_timeout, &opts, out)
+    compare(&allocators, cmd_timeout, &opts, io)
 }
 
 /// `rafuzz scaling`.
-fn scaling_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
+fn scaling_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
     let Command::Scaling {
         allocators,
         max_insts,
@@ -369,19 +380,14 @@ fn scaling_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
     else {
         unreachable!("dispatched by its variant")
     };
+    let config = profile_named(&profile)?;
     let mut given = Vec::new();
     for path in crate::harness::inputs::expand_inputs(&files) {
-        match super::cases::load_case(&path, out) {
-            Some((case, _)) => given.push(case),
-            None => return 1,
+        match super::cases::load_case(&path, io.err) {
+            Ok((case, _)) => given.push(case),
+            Err(exit) => return Ok(exit),
         }
     }
-    let Some(p) = crate::registry::profile(&profile) else {
-        let names: Vec<&str> = crate::registry::profiles().iter().map(|p| p.name).collect();
-        eprintln!("no profile named `{profile}` ({})", names.join(", "));
-        std::process::exit(2);
-    };
-    let config = (p.config)();
     let opts = crate::tools::scaling::Options {
         sizes: crate::tools::scaling::sizes_up_to(max_insts),
         seed,
@@ -389,5 +395,34 @@ fn scaling_command(cmd: Command, out: &mut dyn std::io::Write) -> i32 {
         config,
         given,
     };
-    scaling(&allocators, &opts, plot.as_deref(), out)
+    scaling(&allocators, &opts, plot.as_deref(), io)
+}
+
+/// The fuzz target `name`, or a usage error naming where the list is.
+pub(super) fn target_named(name: &str) -> Result<crate::targets::Target, Error> {
+    crate::targets::target_by_name(name)
+        .ok_or_else(|| Error::usage(format!("no target named `{name}` (see `rafuzz list`)")))
+}
+
+/// The allocator `name` under `settings`, or a usage error.
+pub(super) fn allocator_named(
+    name: &str,
+    settings: &crate::registry::Settings,
+) -> Result<&'static dyn allocator::Allocator, Error> {
+    crate::registry::allocator_by_name(name, settings)
+        .ok_or_else(|| Error::usage(format!("no allocator named `{name}` (see `rafuzz list`)")))
+}
+
+/// The generator config of profile `name`, or a usage error listing them.
+pub(super) fn profile_named(name: &str) -> Result<ssagen::Config, Error> {
+    match crate::registry::profile(name) {
+        Some(p) => Ok((p.config)()),
+        None => {
+            let names: Vec<&str> = crate::registry::profiles().iter().map(|p| p.name).collect();
+            Err(Error::usage(format!(
+                "no profile named `{name}` ({})",
+                names.join(", ")
+            )))
+        }
+    }
 }

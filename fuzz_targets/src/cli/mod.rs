@@ -8,9 +8,11 @@ mod args;
 pub mod campaign;
 pub mod cases;
 mod dispatch;
+pub mod exit;
 pub mod tools;
 
 pub use campaign::{fuzz, run, run_one};
 pub use cases::{alloc, check, gen, gen_stats, list, validate};
 pub use dispatch::main;
+pub use exit::{Exit, Streams};
 pub use tools::{compare, explain, reduce, register_external, scaling};

@@ -3,6 +3,8 @@
 //! program as allocator.
 
 use super::cases::load_case;
+use super::dispatch::{allocator_named, target_named};
+use super::exit::{Error, Exit, Streams};
 use crate::harness::inputs::read_file;
 use crate::harness::narrowing::Narrowing;
 use crate::registry::Settings;
@@ -15,33 +17,45 @@ use std::io::Write;
 use std::path::Path;
 
 /// Reads FILE as a case (a `.ra` file, or any file that parses as one
-/// when `must_be_case`) or as raw bytes.
+/// when `must_be_case`) or as raw bytes; the status to end with, its
+/// message written to `err`, when it cannot.
 fn read_input(
     path: &Path,
     must_be_case: bool,
-    out: &mut dyn Write,
-) -> Option<crate::tools::reduce::Input> {
+    err: &mut dyn Write,
+) -> Result<crate::tools::reduce::Input, Exit> {
     if must_be_case || path.extension().is_some_and(|e| e == "ra") {
-        let (mut case, _) = load_case(path, out)?;
+        let (mut case, _) = load_case(path, err)?;
         case.output = None;
         if !crate::tools::reduce::is_candidate(&case) {
             let _ = writeln!(
-                out,
+                err,
                 "{}: the case breaks a feasibility rule; the reducer only works on feasible cases",
                 path.display()
             );
-            return None;
+            return Err(Exit::Usage);
         }
-        return Some(crate::tools::reduce::Input::Case(Box::new(case)));
+        return Ok(crate::tools::reduce::Input::Case(Box::new(case)));
     }
-    read_file(path, out).map(crate::tools::reduce::Input::Bytes)
+    read_file(path, err)
+        .map(crate::tools::reduce::Input::Bytes)
+        .ok_or(Exit::Internal)
+}
+
+/// [`read_input`] of a case.
+fn read_case(path: &Path, err: &mut dyn Write) -> Result<Box<allocator::Case>, Exit> {
+    match read_input(path, true, err)? {
+        Input::Case(case) => Ok(case),
+        Input::Bytes(_) => unreachable!("read as a case"),
+    }
 }
 
 /// `rafuzz reduce (--target T | --allocator NAME [--oracle O] | --predicate
 /// CMD) FILE [-o OUT] [--jobs N] [--time SECONDS]`: shrinks a failing input
 /// to a small one that fails the same way, writes it, and prints its size,
 /// its failure and the command that replays it. Status 0 when reduced, 1
-/// when the input does not fail, 2 on a usage error.
+/// when the input does not fail or is malformed, 2 on a usage error, 3
+/// when a file cannot be read or written.
 pub fn reduce(
     by: &ReduceBy,
     file: &Path,
@@ -49,18 +63,22 @@ pub fn reduce(
     opts: &crate::tools::reduce::Options,
     isolation: Option<&crate::engine::process::Launcher>,
     narrowing: &Narrowing,
-    out: &mut dyn Write,
-) -> i32 {
+    io: &mut Streams,
+) -> Result<Exit, Error> {
     let (target, outcome) = match by {
         ReduceBy::Target(name) => {
-            let Some(t) = crate::targets::target_by_name(name) else {
-                let _ = writeln!(out, "no target named `{name}` (see `rafuzz list`)");
-                return 2;
+            let t = target_named(name)?.narrowed(narrowing);
+            let input = match read_input(file, false, io.err) {
+                Ok(input) => input,
+                Err(exit) => return Ok(exit),
             };
-            let t = t.narrowed(narrowing);
-            let Some(input) = read_input(file, false, out) else {
-                return 1;
-            };
+            if matches!(input, Input::Case(_)) && !t.takes_cases() {
+                return Err(Error::usage(format!(
+                    "{}: target `{}` does not run on cases",
+                    file.display(),
+                    t.name
+                )));
+            }
             let outcome = match isolation {
                 Some(l) => {
                     let pool = crate::engine::process::Pool::new(l.clone(), t.name);
@@ -71,12 +89,10 @@ pub fn reduce(
             (t.name.to_string(), outcome)
         }
         ReduceBy::Slow(name) => {
-            let Some(a) = crate::registry::allocator_by_name(name, &narrowing.settings()) else {
-                let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
-                return 2;
-            };
-            let Some(Input::Case(case)) = read_input(file, true, out) else {
-                return 1;
+            let a = allocator_named(name, &narrowing.settings())?;
+            let case = match read_case(file, io.err) {
+                Ok(case) => case,
+                Err(exit) => return Ok(exit),
             };
             (
                 String::new(),
@@ -84,12 +100,10 @@ pub fn reduce(
             )
         }
         ReduceBy::Allocator(name, oracles) => {
-            let Some(a) = crate::registry::allocator_by_name(name, &narrowing.settings()) else {
-                let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
-                return 2;
-            };
-            let Some(Input::Case(case)) = read_input(file, true, out) else {
-                return 1;
+            let a = allocator_named(name, &narrowing.settings())?;
+            let case = match read_case(file, io.err) {
+                Ok(case) => case,
+                Err(exit) => return Ok(exit),
             };
             (
                 checker_target_of(name),
@@ -97,19 +111,18 @@ pub fn reduce(
             )
         }
         ReduceBy::Predicate(cmd) => {
-            let Some(Input::Case(case)) = read_input(file, true, out) else {
-                return 1;
+            let case = match read_case(file, io.err) {
+                Ok(case) => case,
+                Err(exit) => return Ok(exit),
             };
             (String::new(), reduce_for_command(cmd, case, file, opts))
         }
     };
     let o = match outcome {
         Ok(o) => o,
-        Err(e) => {
-            let _ = writeln!(out, "{}: {e}", file.display());
-            return 1;
-        }
+        Err(e) => return Ok(io.fail(Exit::Failed, format_args!("{}: {e}", file.display()))),
     };
+    let out = &mut *io.out;
     let path = output.map_or_else(|| reduced_path(file), Path::to_path_buf);
     let path = write_reduced(&o, &path, file, by, &target, narrowing);
     let st = &o.stats;
@@ -136,7 +149,7 @@ pub fn reduce(
         "replay:  {}",
         replay_command(by, &target, narrowing, &path)
     );
-    0
+    Ok(Exit::Ok)
 }
 
 /// Registers the outside program `--allocator cmd:...` names, with its
@@ -151,30 +164,32 @@ pub fn register_external(spec: &str, timeout_ms: u64) -> Result<(), String> {
 
 /// `rafuzz explain FILE [--vreg V] [--block B] [--html OUT]`: the case's
 /// allocation point by point; status 1 when the checker or the interpreter
-/// rejects it, 2 on bad input.
+/// rejects it (or the case is malformed), 2 on a bad argument, 3 when a file
+/// cannot be read or written.
 pub fn explain(
     file: &Path,
     vreg: Option<&str>,
     block: Option<&str>,
     html: Option<&Path>,
-    out: &mut dyn Write,
-) -> i32 {
-    let Some((case, _)) = load_case(file, out) else {
-        return 2;
+    io: &mut Streams,
+) -> Result<Exit, Error> {
+    let case = match load_case(file, io.err) {
+        Ok((case, _)) => case,
+        Err(exit) => return Ok(exit),
     };
     let Some(output) = &case.output else {
-        let _ = writeln!(out, "{}: no allocation section to explain", file.display());
-        return 2;
+        return Err(Error::usage(format!(
+            "{}: no allocation section to explain",
+            file.display()
+        )));
     };
     let vreg = match vreg {
         None => None,
-        Some(t) => match allocator::ir::text::parse_vreg(t) {
-            Some(v) => Some(v),
-            None => {
-                let _ = writeln!(out, "`{t}` is not a vreg (write it as the case does: v7i)");
-                return 2;
-            }
-        },
+        Some(t) => Some(allocator::ir::text::parse_vreg(t).ok_or_else(|| {
+            Error::usage(format!(
+                "`{t}` is not a vreg (write it as the case does: v7i)"
+            ))
+        })?),
     };
     let block = match block {
         None => None,
@@ -185,31 +200,33 @@ pub fn explain(
         {
             Some(n) => Some(allocator::Block::new(n)),
             None => {
-                let _ = writeln!(
-                    out,
+                return Err(Error::usage(format!(
                     "`{t}` is not a block of the case (block0 to block{})",
                     case.func.num_blocks() - 1
-                );
-                return 2;
+                )))
             }
         },
     };
     if let Some(v) = vreg.filter(|v| v.index() >= case.func.num_vregs()) {
-        let _ = writeln!(out, "the case has no {v}");
-        return 2;
+        return Err(Error::usage(format!("the case has no {v}")));
     }
+    let out = &mut *io.out;
     let model = crate::tools::explain::Model::new(&case, output);
     let opts = crate::tools::explain::Options { vreg, block };
     let _ = out.write_all(crate::tools::explain::text(&model, &opts).as_bytes());
     if let Some(path) = html {
         let page = crate::tools::explain::html::page(&model, &file.display().to_string());
         if let Err(e) = std::fs::write(path, page) {
-            let _ = writeln!(out, "{}: cannot write: {e}", path.display());
-            return 2;
+            return Err(Error::internal(format!(
+                "{}: cannot write: {e}",
+                path.display()
+            )));
         }
         let _ = writeln!(out, "# wrote {}", path.display());
     }
-    i32::from(!model.trace.errors.is_empty() || model.from_interp)
+    Ok(Exit::failed_if(
+        !model.trace.errors.is_empty() || model.from_interp,
+    ))
 }
 
 /// `rafuzz compare --allocator A --allocator B ...`: see
@@ -218,56 +235,43 @@ pub fn compare(
     names: &[String],
     cmd_timeout: u64,
     opts: &crate::tools::compare::Options,
-    out: &mut dyn Write,
-) -> i32 {
+    io: &mut Streams,
+) -> Result<Exit, Error> {
     if names.len() != 2 {
-        let _ = writeln!(out, "give --allocator exactly twice: A, then B");
-        return 2;
+        return Err(Error::usage("give --allocator exactly twice: A, then B"));
     }
     let mut pair = Vec::new();
     for name in names {
         if crate::outside::external::command_of(name).is_some() {
-            if let Err(e) = register_external(name, cmd_timeout) {
-                let _ = writeln!(out, "{e}");
-                return 2;
-            }
+            register_external(name, cmd_timeout).map_err(Error::usage)?;
         }
-        match crate::registry::allocator_by_name(name, &Settings::default()) {
-            Some(a) => pair.push(a),
-            None => {
-                let _ = writeln!(out, "no allocator named `{name}` (see `rafuzz list`)");
-                return 2;
-            }
-        }
+        pair.push(allocator_named(name, &Settings::default())?);
     }
-    crate::tools::compare::compare(pair[0], pair[1], opts, out)
+    Ok(Exit::from_code(crate::tools::compare::compare(
+        pair[0], pair[1], opts, io.out, io.err,
+    )))
 }
 
 /// `rafuzz scaling`: each allocator's time and peak heap on cases of one
 /// shape at growing sizes, with the growth exponents, as a table and
 /// (with `plot`) an SVG. Every registered allocator when `names` is
-/// empty. Status 2 on an unknown allocator or profile.
+/// empty. Status 2 on an unknown allocator, 3 when the plot cannot be
+/// written.
 pub fn scaling(
     names: &[String],
     opts: &crate::tools::scaling::Options,
     plot: Option<&Path>,
-    out: &mut dyn Write,
-) -> i32 {
+    io: &mut Streams,
+) -> Result<Exit, Error> {
     let allocators: Vec<&dyn allocator::Allocator> = if names.is_empty() {
         crate::registry::allocators(&Settings::default())
     } else {
-        let mut v = Vec::new();
-        for n in names {
-            match crate::registry::allocator_by_name(n, &Settings::default()) {
-                Some(a) => v.push(a),
-                None => {
-                    let _ = writeln!(out, "no allocator named `{n}` (see `rafuzz list`)");
-                    return 2;
-                }
-            }
-        }
-        v
+        names
+            .iter()
+            .map(|n| allocator_named(n, &Settings::default()))
+            .collect::<Result<_, _>>()?
     };
+    let out = &mut *io.out;
     let series = crate::tools::scaling::measure(&allocators, opts);
     let _ = write!(out, "{}", crate::tools::scaling::table(&series));
     for s in series.iter().filter(|s| s.points.len() < opts.sizes.len()) {
@@ -281,10 +285,9 @@ pub fn scaling(
     }
     if let Some(p) = plot {
         if let Err(e) = std::fs::write(p, crate::tools::scaling::plot(&series)) {
-            let _ = writeln!(out, "{}: {e}", p.display());
-            return 1;
+            return Err(Error::internal(format!("{}: cannot write: {e}", p.display())));
         }
         let _ = writeln!(out, "plot: {}", p.display());
     }
-    0
+    Ok(Exit::Ok)
 }

@@ -25,15 +25,14 @@ pub enum Source {
     /// `.ra` files (a folder stands for every `.ra` file in it).
     Files(Vec<PathBuf>),
     /// `count` generated cases: input `k` is `seeded_bytes(seed + k, size)`.
-    /// Generated with `profile`, less the features named in `without`
-    /// (`rafuzz gen --stats` names): to see where one allocator's margin
+    /// Generated with `config` (a profile less some features, as the
+    /// command line resolves them): to see where one allocator's margin
     /// over another comes from.
     Generate {
         count: usize,
         seed: u64,
         size: usize,
-        profile: String,
-        without: Vec<String>,
+        config: Box<ssagen::Config>,
     },
 }
 
@@ -107,42 +106,33 @@ impl Compared {
     }
 }
 
-fn load(source: &Source, out: &mut dyn Write) -> Option<Vec<(String, Case)>> {
+/// The cases of `source`, or the exit status (and message on `err`) of a
+/// file that cannot be read (3) or is malformed (1).
+fn load(source: &Source, err: &mut dyn Write) -> Result<Vec<(String, Case)>, i32> {
     match source {
         Source::Generate {
             count,
             seed,
             size,
-            profile: p,
-            without,
-        } => {
-            let config = match crate::harness::narrowing::Narrowing::parse(Some(p), without) {
-                Ok(n) => n.config(&crate::registry::DEFAULT),
-                Err(e) => {
-                    let _ = writeln!(out, "{e}");
-                    return None;
-                }
-            };
-            Some(
+            config,
+        } => Ok(
                 (0..*count as u64)
                     .map(|k| {
                         let s = seed.wrapping_add(k);
                         let bytes = crate::harness::inputs::seeded_bytes(s, *size);
                         (
                             format!("seed {s}"),
-                            ssagen::generate_from_bytes(&bytes, &config),
+                            ssagen::generate_from_bytes(&bytes, config),
                         )
                     })
-                    .collect(),
-            )
-        }
+                    .collect()),
         Source::Files(files) => {
             let mut cases = Vec::new();
             for path in crate::harness::inputs::expand_inputs(files) {
                 if path.extension().is_none_or(|e| e != "ra") {
                     continue;
                 }
-                let src = crate::harness::inputs::read_file(&path, out)?;
+                let src = crate::harness::inputs::read_file(&path, err).ok_or(3)?;
                 match allocator::ir::text::parse_and_validate(&src) {
                     Ok((mut case, _)) => {
                         case.output = None;
@@ -150,23 +140,36 @@ fn load(source: &Source, out: &mut dyn Write) -> Option<Vec<(String, Case)>> {
                     }
                     Err(diags) => {
                         for d in diags {
-                            let _ = writeln!(out, "{}:{d}", path.display());
+                            let _ = writeln!(err, "{}:{d}", path.display());
                         }
-                        return None;
+                        return Err(1);
                     }
                 }
             }
-            Some(cases)
+            Ok(cases)
         }
     }
 }
 
-/// `rafuzz compare`: prints the comparison; status 1 when the median cost
-/// ratio is above `--fail-if-median-above`, 2 on a usage error.
-pub fn compare(a: &dyn Allocator, b: &dyn Allocator, opts: &Options, out: &mut dyn Write) -> i32 {
-    let Some(cases) = load(&opts.source, out) else {
-        return 2;
+/// `rafuzz compare`: prints the comparison on `out`, errors on `err`;
+/// status 1 when an allocation is wrong or the median cost ratio is above
+/// `--fail-if-median-above`, 2 when there is no case, 3 when a file cannot
+/// be read.
+pub fn compare(
+    a: &dyn Allocator,
+    b: &dyn Allocator,
+    opts: &Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let cases = match load(&opts.source, err) {
+        Ok(cases) => cases,
+        Err(status) => return status,
     };
+    if cases.is_empty() {
+        let _ = writeln!(err, "no .ra case to compare on");
+        return 2;
+    }
     let ctx = Context::default();
     let n = cases.len();
     let (mut took, mut refused) = ([0usize; 2], [0usize; 2]);
@@ -214,9 +217,10 @@ pub fn compare(a: &dyn Allocator, b: &dyn Allocator, opts: &Options, out: &mut d
     for f in &failed {
         let _ = writeln!(out, "  wrong: {f}");
     }
+    let wrong = i32::from(!failed.is_empty());
     if both.is_empty() {
         let _ = writeln!(out, "no case both took: nothing to compare");
-        return i32::from(opts.fail_if_median_above.is_some());
+        return wrong.max(i32::from(opts.fail_if_median_above.is_some()));
     }
     let better = both.iter().filter(|c| c.b.0 < c.a.0).count();
     let same = both.iter().filter(|c| c.b.0 == c.a.0).count();
@@ -303,7 +307,8 @@ pub fn compare(a: &dyn Allocator, b: &dyn Allocator, opts: &Options, out: &mut d
                 let _ = writeln!(out, "plot: {}", p.display());
             }
             Err(e) => {
-                let _ = writeln!(out, "{}: cannot write: {e}", p.display());
+                let _ = writeln!(err, "{}: cannot write: {e}", p.display());
+                return 3;
             }
         }
     }
@@ -313,7 +318,7 @@ pub fn compare(a: &dyn Allocator, b: &dyn Allocator, opts: &Options, out: &mut d
             let _ = writeln!(out, "FAIL: the median cost ratio {median:.3} is above {r}");
             1
         }
-        _ => 0,
+        _ => wrong,
     }
 }
 

@@ -10,7 +10,8 @@ use std::io::Write;
 /// program. Reads cases from `input` (each ends with the function's `end`
 /// line, the second `end` of the case) and answers each with its
 /// allocation section, `unsupported: REASON` or `error: REASON`, flushed.
-/// Status 0 at the end of the input.
+/// Status 0 at the end of the input, 2 for an unknown allocator, 3 when
+/// the input cannot be read or the output written.
 pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) -> i32 {
     let Some(a) = crate::registry::allocator_by_name(name, &Default::default()) else {
         eprintln!("no allocator named `{name}` (see `rafuzz list`)");
@@ -26,7 +27,7 @@ pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) 
             Ok(_) => {}
             Err(e) => {
                 eprintln!("rafuzz serve: cannot read the input: {e}");
-                return 1;
+                return 3;
             }
         }
         case_text.push_str(&line);
@@ -62,7 +63,7 @@ pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) 
             .and_then(|_| out.flush())
             .is_err()
         {
-            return 1;
+            return 3;
         }
         case_text.clear();
         ends = 0;
