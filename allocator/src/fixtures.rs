@@ -17,6 +17,24 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Whether the deep sweeps run: `RAFUZZ_DEEP=1`, as CI's release stage
+/// sets it (`scripts/deep-tests.sh`).
+pub fn deep() -> bool {
+    std::env::var("RAFUZZ_DEEP").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// How many of a property sweep's `full` iterations to run: all of them
+/// when [`deep`], a fifth otherwise (at least one), so that `cargo test`
+/// stays within three minutes on a fresh clone of a 2-core machine while
+/// the same sweep runs in full, optimised, in CI.
+pub fn sweep(full: usize) -> usize {
+    if deep() {
+        full
+    } else {
+        (full / 5).max(1)
+    }
+}
+
 /// The `.ra` files directly in `dir` (relative to [`repo_root`], or
 /// absolute), sorted by name so that failures come in a stable order.
 pub fn ra_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {

@@ -87,15 +87,16 @@ fn replay(words: &[String]) -> (Option<i32>, String) {
 #[test]
 fn an_endless_loop_is_a_timeout() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (words, _) = find_and_reduce("hang", "timeout", &["--timeout", "1"]);
+    // Each hanging candidate of the reduction costs the whole timeout.
+    let (words, _) = find_and_reduce("hang", "timeout", &["--timeout", "0.25"]);
     assert!(
-        words.starts_with(&["run".into(), "--timeout".into(), "1".into()]),
+        words.starts_with(&["run".into(), "--timeout".into(), "0.25".into()]),
         "{words:?}"
     );
     let (code, out) = replay(&words);
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.contains(": FAILED: timeout: the input ran longer than the 1 s"),
+        out.contains(": FAILED: timeout: the input ran longer than the 0.25 s"),
         "{out}"
     );
 }
@@ -211,7 +212,8 @@ fn a_campaign_killed_at_any_moment_leaves_every_finding_it_reported_complete() {
     let mut state = 7u64;
     let mut reported = 0;
     let mut cases = Vec::new();
-    for round in 0..20 {
+    let rounds = allocator::fixtures::sweep(20);
+    for round in 0..rounds {
         let artifacts = dir.join(format!("artifacts-{round}"));
         let log = dir.join(format!("log-{round}"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_rafuzz"))
@@ -257,8 +259,8 @@ fn a_campaign_killed_at_any_moment_leaves_every_finding_it_reported_complete() {
         }
     }
     assert!(
-        reported >= 20,
-        "only {reported} findings reported in 20 campaigns"
+        reported >= rounds,
+        "only {reported} findings reported in {rounds} campaigns"
     );
     let mut args = vec!["validate".to_string()];
     args.extend(cases.iter().map(|p| p.display().to_string()));

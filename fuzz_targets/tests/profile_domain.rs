@@ -4,9 +4,9 @@
 //! would report the profile's own gaps (an exclusion, a numbering the
 //! allocator was never meant to get) as findings.
 //!
-//! The sweep of 10,000 mutants per profile and of the real corpus is
-//! `#[ignore]`d in the debug build and run by CI's release stage:
-//! `cargo test --release -p fuzz_targets --test profile_domain -- --ignored`.
+//! The sweep takes 150 mutants per profile and of the real corpus, and
+//! 10,000 in the deep sweeps CI's release stage runs
+//! (`scripts/deep-tests.sh`, [`allocator::fixtures::deep`]).
 #![cfg(all(feature = "regalloc2", feature = "regalloc_rs"))]
 
 use allocator::analysis::numbering::{self, Numbering};
@@ -139,13 +139,11 @@ fn sweep(count: usize) {
 
 #[test]
 fn mutants_stay_inside_their_profile() {
-    sweep(150);
-}
-
-#[test]
-#[ignore = "10,000 mutants per profile: CI's release stage runs it"]
-fn ten_thousand_mutants_per_profile_stay_inside_it() {
-    sweep(10_000);
+    sweep(if allocator::fixtures::deep() {
+        10_000
+    } else {
+        150
+    });
 }
 
 /// The real corpus is in Cranelift's numbering: every block after its

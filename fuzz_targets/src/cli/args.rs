@@ -446,7 +446,9 @@ const MAX_INPUT: usize = 64 << 20;
 fn input_size(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if n <= MAX_INPUT => Ok(n),
-        _ => Err(format!("`{s}` is not a size in bytes from 0 to {MAX_INPUT}")),
+        _ => Err(format!(
+            "`{s}` is not a size in bytes from 0 to {MAX_INPUT}"
+        )),
     }
 }
 

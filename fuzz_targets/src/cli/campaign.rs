@@ -32,7 +32,7 @@ pub fn run(
     watchdog: Option<&crate::engine::watchdog::Watchdog>,
     io: &mut Streams,
 ) -> Result<Exit, Error> {
-    let t = super::dispatch::target_named(target)?.narrowed(narrowing);
+    let t = super::lookup::target_named(target)?.narrowed(narrowing);
     let inputs = crate::harness::inputs::expand_inputs(files);
     if inputs.is_empty() {
         let given: Vec<String> = files

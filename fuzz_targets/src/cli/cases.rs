@@ -177,7 +177,7 @@ pub fn alloc(
     settings: &Settings,
     io: &mut Streams,
 ) -> Result<Exit, Error> {
-    let a = super::dispatch::allocator_named(name, settings)?;
+    let a = super::lookup::allocator_named(name, settings)?;
     let out = &mut *io.out;
     let mut status = Exit::Ok;
     let (mut cases, mut insts) = (0usize, 0usize);

@@ -4,11 +4,12 @@
 use super::args::{Cli, Command, OracleArg};
 use super::campaign::{fuzz, run};
 use super::cases::{alloc, check, gen, gen_stats, list, validate};
+use super::exit::{Error, Exit, Streams};
+use super::lookup::{profile_named, target_named};
 use super::tools::{compare, explain, reduce, register_external, scaling};
 use crate::engine::process::Launcher;
 use crate::engine::watchdog::Watchdog;
 use crate::harness::slow::SlowRule;
-use super::exit::{Error, Exit, Streams};
 use clap::Parser;
 
 /// The launcher of worker processes running `targets` with the campaign's
@@ -106,7 +107,13 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
             vreg,
             block,
             html,
-        } => explain(&file, vreg.as_deref(), block.as_deref(), html.as_deref(), io)?,
+        } => explain(
+            &file,
+            vreg.as_deref(),
+            block.as_deref(),
+            html.as_deref(),
+            io,
+        )?,
         cmd @ Command::Compare { .. } => compare_command(cmd, io)?,
         Command::Serve { allocator } => Exit::from_code(crate::outside::external::serve::serve(
             &allocator,
@@ -396,33 +403,4 @@ fn scaling_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
         given,
     };
     scaling(&allocators, &opts, plot.as_deref(), io)
-}
-
-/// The fuzz target `name`, or a usage error naming where the list is.
-pub(super) fn target_named(name: &str) -> Result<crate::targets::Target, Error> {
-    crate::targets::target_by_name(name)
-        .ok_or_else(|| Error::usage(format!("no target named `{name}` (see `rafuzz list`)")))
-}
-
-/// The allocator `name` under `settings`, or a usage error.
-pub(super) fn allocator_named(
-    name: &str,
-    settings: &crate::registry::Settings,
-) -> Result<&'static dyn allocator::Allocator, Error> {
-    crate::registry::allocator_by_name(name, settings)
-        .ok_or_else(|| Error::usage(format!("no allocator named `{name}` (see `rafuzz list`)")))
-}
-
-/// The generator config of profile `name`, or a usage error listing them.
-pub(super) fn profile_named(name: &str) -> Result<ssagen::Config, Error> {
-    match crate::registry::profile(name) {
-        Some(p) => Ok((p.config)()),
-        None => {
-            let names: Vec<&str> = crate::registry::profiles().iter().map(|p| p.name).collect();
-            Err(Error::usage(format!(
-                "no profile named `{name}` ({})",
-                names.join(", ")
-            )))
-        }
-    }
 }

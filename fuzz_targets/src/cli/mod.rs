@@ -9,6 +9,7 @@ pub mod campaign;
 pub mod cases;
 mod dispatch;
 pub mod exit;
+mod lookup;
 pub mod tools;
 
 pub use campaign::{fuzz, run, run_one};

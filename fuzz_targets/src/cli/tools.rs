@@ -3,8 +3,8 @@
 //! program as allocator.
 
 use super::cases::load_case;
-use super::dispatch::{allocator_named, target_named};
 use super::exit::{Error, Exit, Streams};
+use super::lookup::{allocator_named, target_named};
 use crate::harness::inputs::read_file;
 use crate::harness::narrowing::Narrowing;
 use crate::registry::Settings;
@@ -285,7 +285,10 @@ pub fn scaling(
     }
     if let Some(p) = plot {
         if let Err(e) = std::fs::write(p, crate::tools::scaling::plot(&series)) {
-            return Err(Error::internal(format!("{}: cannot write: {e}", p.display())));
+            return Err(Error::internal(format!(
+                "{}: cannot write: {e}",
+                p.display()
+            )));
         }
         let _ = writeln!(out, "plot: {}", p.display());
     }

@@ -115,17 +115,16 @@ fn load(source: &Source, err: &mut dyn Write) -> Result<Vec<(String, Case)>, i32
             seed,
             size,
             config,
-        } => Ok(
-                (0..*count as u64)
-                    .map(|k| {
-                        let s = seed.wrapping_add(k);
-                        let bytes = crate::harness::inputs::seeded_bytes(s, *size);
-                        (
-                            format!("seed {s}"),
-                            ssagen::generate_from_bytes(&bytes, config),
-                        )
-                    })
-                    .collect()),
+        } => Ok((0..*count as u64)
+            .map(|k| {
+                let s = seed.wrapping_add(k);
+                let bytes = crate::harness::inputs::seeded_bytes(s, *size);
+                (
+                    format!("seed {s}"),
+                    ssagen::generate_from_bytes(&bytes, config),
+                )
+            })
+            .collect()),
         Source::Files(files) => {
             let mut cases = Vec::new();
             for path in crate::harness::inputs::expand_inputs(files) {
