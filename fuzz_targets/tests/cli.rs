@@ -243,7 +243,13 @@ fn reduce_by_target_writes_a_small_case_that_still_fails() {
     );
     let text = std::fs::read_to_string(&out_path).unwrap();
     assert!(
-        text.starts_with("# Reduced by `rafuzz reduce` from "),
+        text.starts_with(
+            "# Bug: linear_scan+swap_reuse: checker [constraint] (found by fault_swap_reuse)."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n# Reduced by `rafuzz reduce` from "),
         "{text}"
     );
     let (small, _) = allocator::ir::text::parse_and_validate(text.as_bytes()).unwrap();

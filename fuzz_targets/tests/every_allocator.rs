@@ -114,64 +114,102 @@ fn regression_corpus_passes_every_allocator_and_both_oracles() {
     let cases = files("../regressions");
     assert!(!cases.is_empty());
     for path in cases {
-        let src = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            src.starts_with("# Bug: "),
-            "{}: the first line names the bug",
-            path.display()
-        );
-        let fails = src
+        passes_as_a_regression_case(&path);
+    }
+}
+
+/// What makes `path` a regression case: its first line names the bug, a
+/// `# Fails without the fix:` line names an allocator of the registry (or
+/// an oracle) and an oracle, and every allocator of ours passes it.
+fn passes_as_a_regression_case(path: &std::path::Path) {
+    let src = std::fs::read_to_string(path).unwrap();
+    assert!(
+        src.starts_with("# Bug: "),
+        "{}: the first line names the bug",
+        path.display()
+    );
+    let fails = src
+        .lines()
+        .find_map(|l| l.strip_prefix("# Fails without the fix: "))
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no `# Fails without the fix: allocator NAME, oracle ...` \
+                 (or `oracle NAME ...`) line",
+                path.display()
+            )
+        });
+    let oracle_bug = fails.starts_with("oracle ");
+    let named = fails
+        .strip_prefix("allocator ")
+        .and_then(|rest| rest.split_once(", oracle"))
+        .and_then(|(name, _)| fuzz_targets::registry::allocator_by_name(name, &Default::default()));
+    assert!(
+        oracle_bug || named.is_some(),
+        "{}: the Fails line names a registered allocator and an oracle, or an oracle",
+        path.display()
+    );
+    let (case, map) = parse_and_validate(src.as_bytes())
+        .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
+    if oracle_bug {
+        let out = case.output.as_ref().expect("the allocation it misjudged");
+        let expected: Vec<&str> = src
             .lines()
-            .find_map(|l| l.strip_prefix("# Fails without the fix: "))
-            .unwrap_or_else(|| {
-                panic!(
-                    "{}: no `# Fails without the fix: allocator NAME, oracle ...` \
-                     (or `oracle NAME ...`) line",
-                    path.display()
-                )
-            });
-        let oracle_bug = fails.starts_with("oracle ");
+            .filter_map(|l| l.strip_prefix("# error: "))
+            .collect();
+        let got: Vec<String> = check(&case.func, &case.machine, out)
+            .iter()
+            .map(|e| format!("{}: {} [{}]", map.locate(e.site), e.message, e.kind.name()))
+            .collect();
+        assert_eq!(got, expected, "{}", path.display());
+    }
+    for a in ours() {
+        let out = a
+            .run(&case.func, &case.machine)
+            .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), a.name()));
+        let errs = check(&case.func, &case.machine, &out);
         assert!(
-            oracle_bug
-                || ours().any(|a| {
-                    fails.starts_with(&format!("allocator {},", a.name()))
-                        && fails.contains("oracle")
-                }),
-            "{}: the Fails line names a registered allocator and an oracle, or an oracle",
-            path.display()
+            errs.is_empty(),
+            "{}: {}: {}",
+            path.display(),
+            a.name(),
+            errs[0]
         );
-        let (case, map) = parse_and_validate(src.as_bytes())
-            .unwrap_or_else(|e| panic!("{}: {}", path.display(), e[0]));
-        if oracle_bug {
-            let out = case.output.as_ref().expect("the allocation it misjudged");
-            let expected: Vec<&str> = src
-                .lines()
-                .filter_map(|l| l.strip_prefix("# error: "))
-                .collect();
-            let got: Vec<String> = check(&case.func, &case.machine, out)
-                .iter()
-                .map(|e| format!("{}: {} [{}]", map.locate(e.site), e.message, e.kind.name()))
-                .collect();
-            assert_eq!(got, expected, "{}", path.display());
-        }
-        for a in ours() {
-            let out = a
-                .run(&case.func, &case.machine)
-                .unwrap_or_else(|e| panic!("{}: {}: {e}", path.display(), a.name()));
-            let errs = check(&case.func, &case.machine, &out);
-            assert!(
-                errs.is_empty(),
-                "{}: {}: {}",
-                path.display(),
-                a.name(),
-                errs[0]
-            );
-            for seed in 0..16 {
-                interp::run(&case.func, &case.machine, &out, seed, 10_000)
-                    .unwrap_or_else(|d| panic!("{}: {}: {d}", path.display(), a.name()));
-            }
+        for seed in 0..16 {
+            interp::run(&case.func, &case.machine, &out, seed, 10_000)
+                .unwrap_or_else(|d| panic!("{}: {}: {d}", path.display(), a.name()));
         }
     }
+}
+
+/// A fresh finding, reduced by `rafuzz reduce`, is a regression case as it
+/// is written: copied into `tests/regressions/`, it passes the test above
+/// (here, a planted fault's finding: every real allocator passes it).
+#[test]
+fn a_reduced_finding_is_a_regression_case_as_written() {
+    let dir = std::env::temp_dir().join(format!("rafuzz-regress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.ra");
+    let gen = std::process::Command::new(env!("CARGO_BIN_EXE_rafuzz"))
+        .args(["gen", "--seed", "2"])
+        .output()
+        .unwrap();
+    std::fs::write(&big, gen.stdout).unwrap();
+    let reduce = std::process::Command::new(env!("CARGO_BIN_EXE_rafuzz"))
+        .args(["reduce", "--target", "fault_swap_reuse"])
+        .arg(&big)
+        .output()
+        .unwrap();
+    assert_eq!(reduce.status.code(), Some(0), "{reduce:?}");
+    let reduced = dir.join("big.reduced.ra");
+    let text = std::fs::read_to_string(&reduced).unwrap();
+    assert!(
+        text.contains(
+            "# Fails without the fix: allocator linear_scan+swap_reuse, oracle checker\n"
+        ),
+        "{text}"
+    );
+    passes_as_a_regression_case(&reduced);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// No allocator of ours refuses a feasible case, on any profile: 2,000

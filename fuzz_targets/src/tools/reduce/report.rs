@@ -62,7 +62,8 @@ pub fn write_reduced(
                 _ => format!("Fails {target} with: {}", o.signature),
             };
             let text = format!(
-                "# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# {what}\n# Replay: {}\n{}",
+                "{}# Reduced by `rafuzz reduce` from {} ({} -> {}).\n# {what}\n# Replay: {}\n{}",
+                regression_header(o, by, target),
                 from.display(),
                 describe(&o.original),
                 describe(&o.reduced),
@@ -80,6 +81,29 @@ pub fn write_reduced(
             let _ = std::fs::write(&p, b);
             p
         }
+    }
+}
+
+/// The two lines that make a reduced failure of an allocator a regression
+/// case as it stands (`tests/regressions/`, docs/regressions.md): `# Bug:`
+/// with the failure, to be completed with what was wrong and how it was
+/// fixed, and `# Fails without the fix:` naming the allocator and the
+/// oracle. Empty when no allocator failed (a predicate, a slow run, a
+/// target of the generator or the oracles).
+pub fn regression_header(o: &Outcome, by: &ReduceBy, target: &str) -> String {
+    let sig = &o.signature;
+    match (by, sig.allocator) {
+        (ReduceBy::Target(_) | ReduceBy::Allocator(..), Some(a)) => format!(
+            "# Bug: {sig} (found by {}). Say what was wrong and how it was fixed.\n\
+             # Fails without the fix: allocator {a}, oracle {}\n",
+            if target.is_empty() {
+                "rafuzz reduce"
+            } else {
+                target
+            },
+            sig.oracle.name()
+        ),
+        _ => String::new(),
     }
 }
 
