@@ -5,7 +5,7 @@
 # the sanitizer flags. The test-only `planted` target is left out.
 cd "$SRC/rafuzz/fuzz_targets"
 cargo fuzz build -O --debug-assertions rafuzz_target
-bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
+bin_dir=${CARGO_TARGET_DIR:-fuzz/target}/x86_64-unknown-linux-gnu/release
 # One wrapper runs every target, chosen by its file name: a copy per target.
 for target in $(RAFUZZ_LIST_TARGETS=1 "$bin_dir/rafuzz_target"); do
     cp "$bin_dir/rafuzz_target" "$OUT/$target"
