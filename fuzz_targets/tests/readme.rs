@@ -48,8 +48,7 @@ fn line_matches(pattern: &str, line: &str) -> bool {
         return pattern == line;
     }
     let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !line.starts_with(first) || line.len() < first.len() + last.len() || !line.ends_with(last)
-    {
+    if !line.starts_with(first) || line.len() < first.len() + last.len() || !line.ends_with(last) {
         return false;
     }
     let mut rest = &line[first.len()..line.len() - last.len()];
@@ -101,7 +100,11 @@ fn the_readme_tour_prints_what_it_shows() {
         .parent()
         .unwrap()
         .to_path_buf();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let mut wrong = Vec::new();
     for s in &steps {
         let out = Command::new("sh")
