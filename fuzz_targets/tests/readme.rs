@@ -6,6 +6,7 @@
 //! text, a line `...` stands for any number of lines and `[..]` for any
 //! text within a line (timings, counts that vary, hashes).
 
+#[allow(dead_code)]
 mod common;
 
 use std::process::Command;
