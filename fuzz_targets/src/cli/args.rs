@@ -273,6 +273,23 @@ pub enum Command {
         #[arg(long, value_name = "OUT.html")]
         html: Option<PathBuf>,
     },
+    /// Write a case as a standalone Rust test against regalloc2's public
+    /// API, for its maintainers: it fails on the release and says what is
+    /// wrong (docs/reproducers.md).
+    Export {
+        /// The allocator it reproduces a bug of: regalloc2_ion or
+        /// regalloc2_fastalloc.
+        #[arg(long, value_name = "NAME")]
+        allocator: String,
+        /// The case (FILE.ra).
+        file: PathBuf,
+        /// Where to write the test (default: stdout).
+        #[arg(short = 'o', long = "output", value_name = "OUT.rs")]
+        output: Option<PathBuf>,
+        /// The test's name (default: the file's name).
+        #[arg(long)]
+        name: Option<String>,
+    },
     /// Compare two allocators' loop-weighted cost and time on the same
     /// cases (B against A), both oracles judging every allocation.
     Compare {

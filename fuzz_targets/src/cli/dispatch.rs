@@ -115,6 +115,12 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
             io,
         )?,
         cmd @ Command::Compare { .. } => compare_command(cmd, io)?,
+        Command::Export {
+            allocator,
+            file,
+            output,
+            name,
+        } => super::tools::export(&allocator, &file, output.as_deref(), name.as_deref(), io)?,
         Command::Serve { allocator } => Exit::from_code(crate::outside::external::serve::serve(
             &allocator,
             &mut std::io::stdin().lock(),

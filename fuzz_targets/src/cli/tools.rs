@@ -294,3 +294,62 @@ pub fn scaling(
     }
     Ok(Exit::Ok)
 }
+
+/// `rafuzz export --allocator NAME FILE [-o OUT] [--name NAME]`: the case as
+/// a standalone Rust test against regalloc2's public API
+/// ([`crate::tools::export`]). Status 1 for a malformed case, 2 for an
+/// allocator that is not regalloc2's, 3 when a file cannot be read or
+/// written.
+pub fn export(
+    allocator: &str,
+    file: &Path,
+    output: Option<&Path>,
+    name: Option<&str>,
+    io: &mut Streams,
+) -> Result<Exit, Error> {
+    #[cfg(feature = "regalloc2")]
+    {
+        use crate::tools::export::{about_of, algorithm_of, rust_test, About};
+        let algorithm = algorithm_of(allocator).ok_or_else(|| {
+            Error::usage(format!(
+                "`{allocator}`: export writes reproducers for regalloc2_ion and regalloc2_fastalloc"
+            ))
+        })?;
+        let Some(src) = read_file(file, io.err) else {
+            return Ok(Exit::Internal);
+        };
+        let (case, _) = match load_case(file, io.err) {
+            Ok(x) => x,
+            Err(exit) => return Ok(exit),
+        };
+        let stem = file
+            .file_stem()
+            .map_or("reproducer".into(), |s| s.to_string_lossy().into_owned());
+        let about = About {
+            name: name.unwrap_or(&stem),
+            what: &about_of(&String::from_utf8_lossy(&src)),
+            source: &file.display().to_string(),
+            algorithm,
+        };
+        let text = rust_test(&case, &about);
+        match output {
+            None => {
+                let _ = io.out.write_all(text.as_bytes());
+            }
+            Some(path) => {
+                std::fs::write(path, text).map_err(|e| {
+                    Error::internal(format!("{}: cannot write: {e}", path.display()))
+                })?;
+                let _ = writeln!(io.out, "wrote:   {}", path.display());
+            }
+        }
+        Ok(Exit::Ok)
+    }
+    #[cfg(not(feature = "regalloc2"))]
+    {
+        let _ = (allocator, file, output, name, io);
+        Err(Error::usage(
+            "export needs rafuzz built with the `regalloc2` feature",
+        ))
+    }
+}

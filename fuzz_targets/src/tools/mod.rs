@@ -4,5 +4,7 @@
 
 pub mod compare;
 pub mod explain;
+#[cfg(feature = "regalloc2")]
+pub mod export;
 pub mod reduce;
 pub mod scaling;
