@@ -7,6 +7,9 @@ use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
 fn main() {
+    // RAFUZZ_BENCH_QUICK=1: a sliver, to check that the bench runs.
+    let quick = std::env::var_os("RAFUZZ_BENCH_QUICK").is_some();
+    let (count, rounds) = if quick { (100, 1) } else { (10_000, 20) };
     let env = MachineEnv::simple(8);
     let ctx = MoveContext {
         env: &env,
@@ -20,7 +23,7 @@ fn main() {
         .map(|hw| Allocation::Reg(PReg::new(hw, RegClass::Int)))
         .chain((0..4).map(|s| Allocation::Stack(SpillSlot(s))))
         .collect();
-    let sets: Vec<Vec<ParallelMove>> = (0..10_000)
+    let sets: Vec<Vec<ParallelMove>> = (0..count)
         .map(|_| {
             let k = rng.gen_range(1..=8);
             let mut dsts = locs.clone();
@@ -45,7 +48,7 @@ fn main() {
     let mut resolver = MoveResolver::new();
     let mut out = Vec::new();
     let mut best = f64::MAX;
-    for _ in 0..20 {
+    for _ in 0..rounds {
         let t = Instant::now();
         for set in &sets {
             out.clear();

@@ -21,8 +21,23 @@ use allocator::{Allocator, Case};
 use rand::{RngCore, SeedableRng};
 use std::time::Instant;
 
+/// `RAFUZZ_BENCH_QUICK=1`: every loop cut to a sliver, to check that the
+/// bench runs (scripts/figure-commands.sh), not to measure.
+fn quick() -> bool {
+    std::env::var_os("RAFUZZ_BENCH_QUICK").is_some()
+}
+
+/// `full`, or a thirtieth of it (at least one) when [`quick`].
+fn sized(full: u64) -> u64 {
+    if quick() {
+        (full / 30).max(1)
+    } else {
+        full
+    }
+}
+
 fn cases(config: &ssagen::Config) -> Vec<Case> {
-    cases_of(config, 0..300)
+    cases_of(config, 0..sized(300))
 }
 
 fn cases_of(config: &ssagen::Config, seeds: std::ops::Range<u64>) -> Vec<Case> {
@@ -48,7 +63,7 @@ fn round(a: &dyn Allocator, cases: &[&Case]) -> f64 {
 /// Best-of-5 time per instruction, moves per case and cost per case of `a`
 /// on `cases` (all of which it takes).
 fn measure(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, f64) {
-    let best = (0..5).map(|_| round(a, cases)).fold(f64::MAX, f64::min);
+    let best = (0..sized(5)).map(|_| round(a, cases)).fold(f64::MAX, f64::min);
     let (moves, cost) = judge(a, cases);
     (best, moves, cost)
 }
@@ -100,7 +115,7 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
     // Rounds alternate, best of 9 each, so that a drift of the machine's
     // speed during the run favours neither.
     let (mut ta, mut tb) = (f64::MAX, f64::MAX);
-    for _ in 0..9 {
+    for _ in 0..sized(9) {
         ta = ta.min(round(a, &both));
         tb = tb.min(round(b, &both));
     }
@@ -160,7 +175,7 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
                 // context switch: a ratio above 2 is timed again, best of
                 // five each.
                 let best =
-                    |x: &dyn Allocator| (0..5).map(|_| round(x, &one)).fold(f64::MAX, f64::min);
+                    |x: &dyn Allocator| (0..sized(5)).map(|_| round(x, &one)).fold(f64::MAX, f64::min);
                 let ratio = if ta / tb > 2.0 {
                     best(a) / best(ion)
                 } else {
@@ -210,7 +225,7 @@ fn main() {
     versus(bt, ion, &default);
     versus(gc, ls, &default);
     // Ion takes few default cases: those it takes among 3,000.
-    let rare: Vec<Case> = cases_of(&ssagen::Config::default(), 0..3000)
+    let rare: Vec<Case> = cases_of(&ssagen::Config::default(), 0..sized(3000))
         .into_iter()
         .filter(|c| ion.run(&c.func, &c.machine).is_ok())
         .collect();

@@ -5,8 +5,11 @@ use rand::{RngCore, SeedableRng};
 use std::time::Instant;
 
 fn main() {
+    // RAFUZZ_BENCH_QUICK=1: a sliver, to check that the bench runs.
+    let quick = std::env::var_os("RAFUZZ_BENCH_QUICK").is_some();
+    let (count, rounds) = if quick { (20u64, 1) } else { (2000, 5) };
     let config = ssagen::Config::default();
-    let inputs: Vec<Vec<u8>> = (0..2000u64)
+    let inputs: Vec<Vec<u8>> = (0..count)
         .map(|seed| {
             let mut b = vec![0u8; 4096];
             rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut b);
@@ -14,7 +17,7 @@ fn main() {
         })
         .collect();
     let mut best = f64::MAX;
-    for _round in 0..5 {
+    for _round in 0..rounds {
         let (mut insts, t) = (0usize, Instant::now());
         for bytes in &inputs {
             let case = ssagen::generate_from_bytes(bytes, &config);
