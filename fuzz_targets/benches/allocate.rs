@@ -63,7 +63,9 @@ fn round(a: &dyn Allocator, cases: &[&Case]) -> f64 {
 /// Best-of-5 time per instruction, moves per case and cost per case of `a`
 /// on `cases` (all of which it takes).
 fn measure(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, f64) {
-    let best = (0..sized(5)).map(|_| round(a, cases)).fold(f64::MAX, f64::min);
+    let best = (0..sized(5))
+        .map(|_| round(a, cases))
+        .fold(f64::MAX, f64::min);
     let (moves, cost) = judge(a, cases);
     (best, moves, cost)
 }
@@ -174,8 +176,11 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
                 // One run of a short function can meet a page fault or a
                 // context switch: a ratio above 2 is timed again, best of
                 // five each.
-                let best =
-                    |x: &dyn Allocator| (0..sized(5)).map(|_| round(x, &one)).fold(f64::MAX, f64::min);
+                let best = |x: &dyn Allocator| {
+                    (0..sized(5))
+                        .map(|_| round(x, &one))
+                        .fold(f64::MAX, f64::min)
+                };
                 let ratio = if ta / tb > 2.0 {
                     best(a) / best(ion)
                 } else {
