@@ -2,7 +2,8 @@
 //! allocators they run, and everything around them: the harness core
 //! ([`harness`]), the built-in engine ([`engine`]), tools for a person
 //! holding a finding ([`tools`]), the outside allocators ([`outside`]), the
-//! `rafuzz` command line ([`cli`]) and test aids ([`testing`]).
+//! `rafuzz` command line ([`cli`]), what decides what a campaign runs
+//! ([`spec`]) and test aids ([`testing`]).
 //!
 //! A target reports a [`harness::failure::Failure`] only on a real finding,
 //! with a signature and a message that names what went wrong; every other
@@ -13,6 +14,7 @@ pub mod engine;
 pub mod harness;
 pub mod outside;
 pub mod registry;
+pub mod spec;
 pub mod targets;
 pub mod testing;
 pub mod tools;

@@ -3,6 +3,7 @@
 //! specification (docs/format.md).
 
 use crate::engine::process::{Limits, DEFAULT_RSS_LIMIT_MB};
+use crate::spec::{CaseSpec, RunSpec};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -55,99 +56,11 @@ pub enum Command {
         repeat: Option<usize>,
     },
     /// Fuzz targets with the built-in engine (stable Rust, nothing else).
-    Fuzz {
-        /// A target to fuzz (repeatable); see `rafuzz list`.
-        #[arg(long = "target", value_name = "T")]
-        targets: Vec<String>,
-        /// Fuzz every target.
-        #[arg(long, conflicts_with = "targets")]
-        all: bool,
-        /// Stop after this many seconds.
-        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
-        time: Option<Duration>,
-        /// Stop after this many executions in all.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        runs: Option<u64>,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_name = "N", value_parser = count)]
-        jobs: Option<usize>,
-        /// Seed of the engine's random choices (ChaCha8).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Seed corpora, read from DIR/<target>/.
-        #[arg(long, value_name = "DIR", default_value = "corpus")]
-        corpus: PathBuf,
-        /// Where findings are written (DIR/<target>/crash-<hash>).
-        #[arg(long, value_name = "DIR", default_value = "artifacts")]
-        artifacts: PathBuf,
-        /// Go on after a finding.
-        #[arg(long)]
-        keep_going: bool,
-        /// Longest input generated.
-        #[arg(long, default_value_t = 8192, value_parser = max_len)]
-        max_len: usize,
-        /// Print the targets' own statistics after the table (the
-        /// allocators' quality comparison of `differential`, the checker's
-        /// precision on mutants of `checker_soundness`).
-        #[arg(long)]
-        stats: bool,
-        /// Write each input that reaches a new feature to DIR/<target>/.
-        #[arg(long, value_name = "DIR")]
-        save_corpus: Option<PathBuf>,
-        /// Case seeds for every target whose input is a case: the `.ra`
-        /// files of DIR (repeatable; e.g. corpus/real/x86_64), mutated as
-        /// cases (insert, delete, duplicate, constraint, use, clobber,
-        /// split, parameter, swap) as well as generated from.
-        #[arg(long, value_name = "DIR")]
-        seeds: Vec<PathBuf>,
-        /// Longest time spent reducing each distinct finding.
-        #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
-        reduce_time: Duration,
-        /// Report findings without reducing them.
-        #[arg(long)]
-        no_reduce: bool,
-        /// Add an outside program as allocator `cmd` (it joins
-        /// `differential` and gets the `cmd_checker` target).
-        #[arg(long, value_name = "cmd:PROGRAM ARGS")]
-        allocator: Option<String>,
-        /// How long the outside program may take over one case.
-        #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-        cmd_timeout: u64,
-        /// Also run regalloc2's checker on every allocation and report any
-        /// disagreement with ours as a finding.
-        #[arg(long)]
-        cross_check: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-        /// Run inputs in the engine's own threads, not in worker
-        /// processes: a little faster, but a hang, an abort or a stack
-        /// overflow then stops the campaign instead of being a finding.
-        #[arg(long)]
-        in_process: bool,
-        /// Do not report allocator runs far slower than the allocator's
-        /// median on cases of their size (`slow` findings).
-        #[arg(long)]
-        no_slow: bool,
-        #[command(flatten)]
-        narrow: Narrow,
-    },
+    Fuzz(FuzzArgs),
     /// A worker process of `rafuzz fuzz` (started by the engine): runs
     /// inputs read from stdin, answers on stdout.
     #[command(hide = true)]
-    Worker {
-        #[arg(long = "target", value_name = "T")]
-        targets: Vec<String>,
-        #[arg(long)]
-        cross_check: bool,
-        #[arg(long)]
-        slow: bool,
-        #[arg(long)]
-        allocator: Option<String>,
-        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-        cmd_timeout: u64,
-        #[command(flatten)]
-        narrow: Narrow,
-    },
+    Worker(WorkerArgs),
     /// Answer cases on stdin with their allocations on stdout: an allocator
     /// of this repository behind the outside-program protocol.
     Serve {
@@ -156,88 +69,14 @@ pub enum Command {
     },
     /// Shrink a failing input (a raw fuzz input or a .ra case) to a small
     /// case that fails the same way, and print the command that replays it.
-    Reduce {
-        /// Keep candidates that fail this fuzz target with the input's
-        /// failure signature.
-        #[arg(long, value_name = "T", required_unless_present_any = ["allocator", "predicate", "slow"])]
-        target: Option<String>,
-        /// Keep candidates on which this allocator stays slow: its best
-        /// time per instruction at least half what it is on the input.
-        #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "allocator", "predicate"])]
-        slow: Option<String>,
-        /// Keep candidates this allocator fails on (allocator error or
-        /// panic, or an output the oracle rejects) the same way.
-        #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "predicate"])]
-        allocator: Option<String>,
-        /// With --allocator: which oracle judges the output.
-        #[arg(long, value_enum, default_value = "both", requires = "allocator")]
-        oracle: OracleArg,
-        /// Keep candidates for which `sh -c 'CMD "$1"' sh CANDIDATE.ra`
-        /// exits 0.
-        #[arg(long, value_name = "CMD", conflicts_with_all = ["target", "allocator"])]
-        predicate: Option<String>,
-        /// The failing input: a raw fuzz input, or a case (FILE.ra).
-        file: PathBuf,
-        /// Where to write the reduced case (default: FILE.reduced.ra).
-        #[arg(short = 'o', long = "output", value_name = "OUT")]
-        output: Option<PathBuf>,
-        /// Threads trying candidates (default: all cores).
-        #[arg(long, value_name = "N", value_parser = count)]
-        jobs: Option<usize>,
-        /// Stop after this many seconds with the smallest case so far.
-        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
-        time: Option<Duration>,
-        #[command(flatten)]
-        limits: LimitArgs,
-        /// With --target: the narrowing the input was found with.
-        #[command(flatten)]
-        narrow: Narrow,
-    },
+    Reduce(ReduceArgs),
     /// Replay raw fuzz inputs (files or directories) or .ra cases through
     /// one target.
-    Run {
-        target: String,
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Add an outside program as allocator `cmd` (see `fuzz`).
-        #[arg(long, value_name = "cmd:PROGRAM ARGS")]
-        allocator: Option<String>,
-        /// How long the outside program may take over one case.
-        #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-        cmd_timeout: u64,
-        #[command(flatten)]
-        limits: LimitArgs,
-        #[command(flatten)]
-        narrow: Narrow,
-    },
+    Run(RunArgs),
     /// How each allocator's time and peak heap grow with function size:
     /// cases of one shape from about 100 instructions up, a table with
     /// the fitted growth exponents, and a plot.
-    Scaling {
-        /// An allocator to measure (repeatable; default: every one).
-        #[arg(long = "allocator", value_name = "NAME")]
-        allocators: Vec<String>,
-        /// The largest size, in instructions (at least 100).
-        #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = min_insts)]
-        max_insts: usize,
-        /// Generator configuration: default, regalloc2, regalloc2_fastalloc,
-        /// regalloc_rs, regalloc_rs_lsra, cranelift, cranelift-aarch64,
-        /// cranelift-riscv64.
-        #[arg(long, value_name = "P", default_value = "default")]
-        profile: String,
-        /// Seed of the byte stream the cases are cut from.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Runs per allocator and case (the median time is kept).
-        #[arg(long, value_name = "N", default_value_t = 3, value_parser = count)]
-        repeat: usize,
-        /// Draw time and peak heap against size as an SVG.
-        #[arg(long, value_name = "OUT.svg")]
-        plot: Option<PathBuf>,
-        /// Real functions instead of generated ones: `.ra` files or folders
-        /// of them (a capture); for each size, the nearest one.
-        files: Vec<PathBuf>,
-    },
+    Scaling(ScalingArgs),
     /// Print a generated case (machine + function) from seeded random bytes,
     /// or, with --stats, measure the generator over many inputs.
     Gen {
@@ -256,7 +95,7 @@ pub enum Command {
         #[arg(long, value_name = "COUNT|PATH", num_args = 1..)]
         stats: Vec<String>,
         #[command(flatten)]
-        narrow: Narrow,
+        cases: CaseSpec,
     },
     /// Show what each register and slot holds at each point of a case's
     /// allocation, with the first error marked where it happens.
@@ -292,59 +131,209 @@ pub enum Command {
     },
     /// Compare two allocators' loop-weighted cost and time on the same
     /// cases (B against A), both oracles judging every allocation.
-    Compare {
-        /// A, then B (give it twice).
-        #[arg(long = "allocator", value_name = "NAME", num_args = 1, required = true)]
-        allocators: Vec<String>,
-        /// .ra files or folders of them.
-        #[arg(conflicts_with = "generate")]
-        files: Vec<PathBuf>,
-        /// Compare on N generated cases instead.
-        #[arg(long, value_name = "N", value_parser = count)]
-        generate: Option<usize>,
-        /// Generator configuration of --generate: default, regalloc2,
-        /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra, cranelift,
-        /// cranelift-aarch64, cranelift-riscv64.
-        #[arg(long, value_name = "P", default_value = "default")]
-        profile: String,
-        /// Leave these features out of the --generate cases (names as in
-        /// `rafuzz gen --stats`: calls,reuse,...).
-        #[arg(
-            long,
-            value_name = "FEATURE,...",
-            value_delimiter = ',',
-            requires = "generate"
-        )]
-        without: Vec<String>,
-        /// First seed of --generate (case k comes from seed SEED+k).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Input size of --generate, in bytes.
-        #[arg(long, default_value_t = 4096, value_parser = input_size)]
-        size: usize,
-        /// How many of the cases where B loses most to save.
-        #[arg(long, value_name = "K", default_value_t = 5)]
-        worst: usize,
-        /// Where to save them.
-        #[arg(long, value_name = "DIR", default_value = "compare-worst")]
-        save: PathBuf,
-        /// Reduce each saved case, keeping B at least half its excess
-        /// over A.
-        #[arg(long)]
-        reduce: bool,
-        /// Longest time spent reducing each.
-        #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
-        reduce_time: Duration,
-        /// Exit 1 when the median cost ratio B/A is above R.
-        #[arg(long, value_name = "R", value_parser = ratio)]
-        fail_if_median_above: Option<f64>,
-        /// Draw the distribution of the cost ratio as an SVG.
-        #[arg(long, value_name = "OUT.svg")]
-        plot: Option<PathBuf>,
-        /// How long an outside program may take over one case.
-        #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-        cmd_timeout: u64,
-    },
+    Compare(CompareArgs),
+}
+
+/// `rafuzz fuzz`'s arguments.
+#[derive(clap::Args)]
+pub struct FuzzArgs {
+    /// A target to fuzz (repeatable); see `rafuzz list`.
+    #[arg(long = "target", value_name = "T")]
+    pub targets: Vec<String>,
+    /// Fuzz every target.
+    #[arg(long, conflicts_with = "targets")]
+    pub all: bool,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time: Option<Duration>,
+    /// Stop after this many executions in all.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub jobs: Option<usize>,
+    /// Seed of the engine's random choices (ChaCha8).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seed corpora, read from DIR/<target>/.
+    #[arg(long, value_name = "DIR", default_value = "corpus")]
+    pub corpus: PathBuf,
+    /// Where findings are written (DIR/<target>/crash-<hash>).
+    #[arg(long, value_name = "DIR", default_value = "artifacts")]
+    pub artifacts: PathBuf,
+    /// Go on after a finding.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Longest input generated.
+    #[arg(long, default_value_t = 8192, value_parser = max_len)]
+    pub max_len: usize,
+    /// Print the targets' own statistics after the table (the
+    /// allocators' quality comparison of `differential`, the checker's
+    /// precision on mutants of `checker_soundness`).
+    #[arg(long)]
+    pub stats: bool,
+    /// Write each input that reaches a new feature to DIR/<target>/.
+    #[arg(long, value_name = "DIR")]
+    pub save_corpus: Option<PathBuf>,
+    /// Case seeds for every target whose input is a case: the `.ra`
+    /// files of DIR (repeatable; e.g. corpus/real/x86_64), mutated as
+    /// cases (insert, delete, duplicate, constraint, use, clobber,
+    /// split, parameter, swap) as well as generated from.
+    #[arg(long, value_name = "DIR")]
+    pub seeds: Vec<PathBuf>,
+    /// Longest time spent reducing each distinct finding.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub reduce_time: Duration,
+    /// Report findings without reducing them.
+    #[arg(long)]
+    pub no_reduce: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Run inputs in the engine's own threads, not in worker
+    /// processes: a little faster, but a hang, an abort or a stack
+    /// overflow then stops the campaign instead of being a finding.
+    #[arg(long)]
+    pub in_process: bool,
+    #[command(flatten)]
+    pub cases: CaseSpec,
+    #[command(flatten)]
+    pub run: RunSpec,
+}
+
+/// `rafuzz worker`'s arguments: the targets, and the campaign's specs.
+#[derive(clap::Args)]
+pub struct WorkerArgs {
+    #[arg(long = "target", value_name = "T")]
+    pub targets: Vec<String>,
+    #[command(flatten)]
+    pub cases: CaseSpec,
+    #[command(flatten)]
+    pub run: RunSpec,
+}
+
+/// `rafuzz reduce`'s arguments.
+#[derive(clap::Args)]
+pub struct ReduceArgs {
+    /// Keep candidates that fail this fuzz target with the input's
+    /// failure signature.
+    #[arg(long, value_name = "T", required_unless_present_any = ["allocator", "predicate", "slow"])]
+    pub target: Option<String>,
+    /// Keep candidates on which this allocator stays slow: its best
+    /// time per instruction at least half what it is on the input.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "allocator", "predicate"])]
+    pub slow: Option<String>,
+    /// Keep candidates this allocator fails on (allocator error or
+    /// panic, or an output the oracle rejects) the same way.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["target", "predicate"])]
+    pub allocator: Option<String>,
+    /// With --allocator: which oracle judges the output.
+    #[arg(long, value_enum, default_value = "both", requires = "allocator")]
+    pub oracle: OracleArg,
+    /// Keep candidates for which `sh -c 'CMD "$1"' sh CANDIDATE.ra`
+    /// exits 0.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["target", "allocator"])]
+    pub predicate: Option<String>,
+    /// The failing input: a raw fuzz input, or a case (FILE.ra).
+    pub file: PathBuf,
+    /// Where to write the reduced case (default: FILE.reduced.ra).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Threads trying candidates (default: all cores).
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub jobs: Option<usize>,
+    /// Stop after this many seconds with the smallest case so far.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time: Option<Duration>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// With --target: the cases the input was found among.
+    #[command(flatten)]
+    pub cases: CaseSpec,
+}
+
+/// `rafuzz run`'s arguments.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    pub target: String,
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub cases: CaseSpec,
+    #[command(flatten)]
+    pub run: RunSpec,
+}
+
+/// `rafuzz scaling`'s arguments.
+#[derive(clap::Args)]
+pub struct ScalingArgs {
+    /// An allocator to measure (repeatable; default: every one).
+    #[arg(long = "allocator", value_name = "NAME")]
+    pub allocators: Vec<String>,
+    /// The largest size, in instructions (at least 100).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = min_insts)]
+    pub max_insts: usize,
+    /// The generated cases (default: the default profile).
+    #[command(flatten)]
+    pub cases: CaseSpec,
+    /// Seed of the byte stream the cases are cut from.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Runs per allocator and case (the median time is kept).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = count)]
+    pub repeat: usize,
+    /// Draw time and peak heap against size as an SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    pub plot: Option<PathBuf>,
+    /// Real functions instead of generated ones: `.ra` files or folders
+    /// of them (a capture); for each size, the nearest one.
+    pub files: Vec<PathBuf>,
+}
+
+/// `rafuzz compare`'s arguments.
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// A, then B (give it twice).
+    #[arg(long = "allocator", value_name = "NAME", num_args = 1, required = true)]
+    pub allocators: Vec<String>,
+    /// .ra files or folders of them.
+    #[arg(conflicts_with = "generate")]
+    pub files: Vec<PathBuf>,
+    /// Compare on N generated cases instead.
+    #[arg(long, value_name = "N", value_parser = count)]
+    pub generate: Option<usize>,
+    /// The cases of --generate (default: the default profile).
+    #[command(flatten)]
+    pub cases: CaseSpec,
+    /// First seed of --generate (case k comes from seed SEED+k).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Input size of --generate, in bytes.
+    #[arg(long, default_value_t = 4096, value_parser = input_size)]
+    pub size: usize,
+    /// How many of the cases where B loses most to save.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub worst: usize,
+    /// Where to save them.
+    #[arg(long, value_name = "DIR", default_value = "compare-worst")]
+    pub save: PathBuf,
+    /// Reduce each saved case, keeping B at least half its excess
+    /// over A.
+    #[arg(long)]
+    pub reduce: bool,
+    /// Longest time spent reducing each.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    pub reduce_time: Duration,
+    /// Exit 1 when the median cost ratio B/A is above R.
+    #[arg(long, value_name = "R", value_parser = ratio)]
+    pub fail_if_median_above: Option<f64>,
+    /// Draw the distribution of the cost ratio as an SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    pub plot: Option<PathBuf>,
+    /// How long an outside program may take over one case.
+    #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub cmd_timeout: u64,
 }
 
 /// The oracles `rafuzz reduce --allocator` judges with.
@@ -374,42 +363,6 @@ impl LimitArgs {
             timeout: self.timeout,
             rss_limit_mb: self.rss_limit_mb,
         }
-    }
-}
-
-/// `--profile` and `--without`: the cases generated from fuzzer bytes.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct Narrow {
-    /// Generate the cases of this profile (default, regalloc2,
-    /// regalloc2_fastalloc, regalloc_rs, regalloc_rs_lsra; cranelift,
-    /// cranelift-aarch64, cranelift-riscv64: real code's shape) in every
-    /// target that generates cases.
-    #[arg(long, value_name = "NAME")]
-    pub profile: Option<String>,
-    /// Leave these features out of the generated cases (names as in
-    /// `rafuzz gen --stats`: reuse,limit,branch-operands,...).
-    #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
-    pub without: Vec<String>,
-    /// Run outside allocators on their known bugs instead of suppressing
-    /// them (docs/regalloc2.md), and generate those bugs' cases in the
-    /// profiles that leave them out: to check a fix.
-    #[arg(long)]
-    pub no_suppress: bool,
-    /// Swarm generation: each case draws which of the profile's features
-    /// it uses, and how heavily, instead of using the profile as it is.
-    #[arg(long)]
-    pub swarm: bool,
-}
-
-impl Narrow {
-    /// The narrowing, or a usage error saying what is wrong.
-    pub fn parse(&self) -> Result<crate::harness::narrowing::Narrowing, super::exit::Error> {
-        let mut n =
-            crate::harness::narrowing::Narrowing::parse(self.profile.as_deref(), &self.without)
-                .map_err(super::exit::Error::usage)?;
-        n.no_suppress = self.no_suppress;
-        n.swarm = self.swarm;
-        Ok(n)
     }
 }
 
@@ -480,6 +433,46 @@ fn max_len(s: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A worker parses back the specs its campaign was given, as the
+    /// engine writes them (`dispatch::worker_launcher`).
+    #[test]
+    fn a_worker_reads_back_its_campaigns_specs() {
+        use clap::Parser;
+        let argv = [
+            "rafuzz",
+            "fuzz",
+            "--target",
+            "linear_scan_checker",
+            "--profile",
+            "regalloc2",
+            "--without",
+            "reuse,limit",
+            "--swarm",
+            "--no-suppress",
+            "--cross-check",
+            "--no-slow",
+            "--allocator",
+            "cmd:./a b",
+            "--cmd-timeout",
+            "77",
+        ];
+        let Command::Fuzz(fuzz) = Cli::try_parse_from(argv).unwrap().command else {
+            panic!("parsed as fuzz")
+        };
+        let mut worker = vec![
+            "rafuzz".to_string(),
+            "worker".into(),
+            "--target".into(),
+            "x".into(),
+        ];
+        worker.extend(fuzz.cases.to_args());
+        worker.extend(fuzz.run.to_args());
+        let Command::Worker(w) = Cli::try_parse_from(&worker).unwrap().command else {
+            panic!("parsed as worker")
+        };
+        assert_eq!((w.cases, w.run), (fuzz.cases, fuzz.run), "{worker:?}");
+    }
 
     #[test]
     fn the_timeout_default_is_the_engines() {

@@ -24,11 +24,13 @@ pub fn run_one(
 /// directory) through one target; a `.ra` file is a case, run through the
 /// target's case check (targets that run on generated cases only). Status
 /// 1 if any of them fails, 2 when there is no input, 3 when one cannot be
-/// read. The `watchdog`, if any, is told which input runs.
+/// read. Cases are judged in `ctx`; the `watchdog`, if any, is told which
+/// input runs.
 pub fn run(
     target: &str,
     files: &[impl AsRef<Path>],
     narrowing: &Narrowing,
+    ctx: &crate::harness::context::Context,
     watchdog: Option<&crate::engine::watchdog::Watchdog>,
     io: &mut Streams,
 ) -> Result<Exit, Error> {
@@ -44,7 +46,6 @@ pub fn run(
             given.join(", ")
         )));
     }
-    let ctx = crate::harness::context::Context::with_settings(narrowing.settings());
     let (mut ok, mut failed) = (0, 0);
     let mut status = Exit::Ok;
     let out = &mut *io.out;
@@ -61,7 +62,7 @@ pub fn run(
                     continue;
                 }
             };
-            match t.case_failure(&case, &ctx) {
+            match t.case_failure(&case, ctx) {
                 Some(found) => found.map_or(Ok(()), Err),
                 None => {
                     let _ = writeln!(
@@ -80,7 +81,7 @@ pub fn run(
                 status = status.max(Exit::Internal);
                 continue;
             };
-            run_one(&t, &data, &ctx)
+            run_one(&t, &data, ctx)
         };
         if let Some(w) = watchdog {
             w.end();
@@ -95,7 +96,7 @@ pub fn run(
         }
     }
     if let Some(stats) = t.stats {
-        let _ = writeln!(out, "{target}: {}", stats(&ctx));
+        let _ = writeln!(out, "{target}: {}", stats(ctx));
     }
     if !ctx.refusals.is_empty() {
         let _ = writeln!(

@@ -1,31 +1,21 @@
 //! `rafuzz`'s command line: reads the arguments ([`super::args`]) and runs
 //! the subcommand they name.
 
-use super::args::{Cli, Command, OracleArg};
+use super::args::{
+    Cli, Command, CompareArgs, FuzzArgs, OracleArg, ReduceArgs, ScalingArgs, WorkerArgs,
+};
 use super::campaign::{fuzz, run};
 use super::cases::{alloc, check, gen, gen_stats, list, validate};
 use super::exit::{Error, Exit, Streams};
-use super::lookup::{profile_named, target_named};
+use super::lookup::target_named;
 use super::tools::{compare, explain, reduce, register_external, scaling};
 use crate::engine::process::Launcher;
 use crate::engine::watchdog::Watchdog;
+use crate::harness::context::Context;
+use crate::harness::narrowing::Narrowing;
 use crate::harness::slow::SlowRule;
+use crate::spec::{CaseSpec, RunSpec};
 use clap::Parser;
-
-/// The launcher of worker processes running `targets` with the campaign's
-/// `settings`, or an internal error when the `rafuzz` program cannot be
-/// found.
-fn worker_launcher(
-    targets: &[&str],
-    settings: &[String],
-    limits: crate::engine::process::Limits,
-) -> Result<Launcher, Error> {
-    Launcher::rafuzz(targets, settings, limits).map_err(|e| {
-        Error::internal(format!(
-            "cannot find the rafuzz program for worker processes: {e}"
-        ))
-    })
-}
 
 /// Registers `--allocator cmd:...`, if given; a usage error when it is
 /// malformed.
@@ -78,30 +68,34 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
             repeat,
             no_suppress,
         } => {
-            let n = crate::harness::narrowing::Narrowing {
+            let n = Narrowing {
                 no_suppress,
                 ..Default::default()
             };
             alloc(&allocator, &files, repeat, &n.settings(), io)?
         }
         Command::Check { files, repeat } => check(&files, repeat, io),
-        cmd @ Command::Fuzz { .. } => fuzz_command(cmd, io)?,
-        cmd @ Command::Reduce { .. } => reduce_command(cmd, io)?,
-        Command::Run {
-            target,
-            files,
-            allocator,
-            cmd_timeout,
-            limits,
-            narrow,
-        } => {
-            register_outside_program(allocator.as_deref(), cmd_timeout)?;
-            let narrowing = narrow.parse()?;
-            let watchdog = Watchdog::arm(limits.limits());
-            run(&target, &files, &narrowing, Some(&watchdog), io)?
+        Command::Fuzz(args) => fuzz_command(args, io)?,
+        Command::Reduce(args) => reduce_command(args, io)?,
+        Command::Run(args) => {
+            let narrowing = resolve(&args.cases)?;
+            // A replay judges each input once: no slow-run rule.
+            let ctx = Context {
+                slow: None,
+                ..context(&args.run, &narrowing)?
+            };
+            let watchdog = Watchdog::arm(args.limits.limits());
+            run(
+                &args.target,
+                &args.files,
+                &narrowing,
+                &ctx,
+                Some(&watchdog),
+                io,
+            )?
         }
-        cmd @ Command::Scaling { .. } => scaling_command(cmd, io)?,
-        cmd @ Command::Worker { .. } => worker_command(cmd)?,
+        Command::Scaling(args) => scaling_command(args, io)?,
+        Command::Worker(args) => worker_command(args)?,
         Command::Explain {
             file,
             vreg,
@@ -114,7 +108,7 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
             html.as_deref(),
             io,
         )?,
-        cmd @ Command::Compare { .. } => compare_command(cmd, io)?,
+        Command::Compare(args) => compare_command(args, io)?,
         Command::Export {
             allocator,
             file,
@@ -131,58 +125,48 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
             size,
             raw,
             stats,
-            narrow,
-        } if stats.is_empty() => gen(seed, size, raw, &narrow.parse()?, io.out),
+            cases,
+        } if stats.is_empty() => gen(seed, size, raw, &resolve(&cases)?, io.out),
         Command::Gen {
             seed,
             size,
             stats,
-            narrow,
+            cases,
             ..
-        } => gen_stats(&stats, size, seed, &narrow.parse()?, io),
+        } => gen_stats(&stats, size, seed, &resolve(&cases)?, io),
     })
 }
 
-/// `rafuzz fuzz`.
-fn fuzz_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
-    let Command::Fuzz {
-        targets,
-        all,
-        time,
-        runs,
-        jobs,
-        seed,
-        corpus,
-        artifacts,
-        keep_going,
-        max_len,
-        stats,
-        save_corpus,
-        seeds,
-        reduce_time,
-        no_reduce,
-        allocator,
-        cmd_timeout,
-        cross_check,
-        limits,
-        in_process,
-        no_slow,
-        narrow,
-    } = cmd
-    else {
-        unreachable!("dispatched by its variant")
-    };
-    let narrowing = narrow.parse()?;
-    if cross_check && !cfg!(feature = "regalloc2") {
+/// The narrowing a case spec names, or a usage error.
+fn resolve(cases: &CaseSpec) -> Result<Narrowing, Error> {
+    Narrowing::resolve(cases).map_err(Error::usage)
+}
+
+/// The context a campaign's cases are judged in: the allocators'
+/// settings, the cross-check and the slow-run rule of `run`, with the
+/// outside program registered; a usage error when it cannot be.
+fn context(run: &RunSpec, narrowing: &Narrowing) -> Result<Context, Error> {
+    if run.cross_check && !cfg!(feature = "regalloc2") {
         return Err(Error::usage(
             "--cross-check needs rafuzz built with the `regalloc2` feature",
         ));
     }
-    register_outside_program(allocator.as_deref(), cmd_timeout)?;
-    let chosen: Vec<crate::targets::Target> = if all {
+    register_outside_program(run.program.as_deref(), run.cmd_timeout)?;
+    Ok(Context {
+        slow: (!run.no_slow).then(SlowRule::default),
+        cross_check: run.cross_check,
+        ..Context::with_settings(narrowing.settings())
+    })
+}
+
+/// `rafuzz fuzz`.
+fn fuzz_command(a: FuzzArgs, io: &mut Streams) -> Result<Exit, Error> {
+    let narrowing = resolve(&a.cases)?;
+    let ctx = context(&a.run, &narrowing)?;
+    let chosen: Vec<crate::targets::Target> = if a.all {
         crate::targets::targets()
     } else {
-        targets
+        a.targets
             .iter()
             .map(|name| target_named(name))
             .collect::<Result<_, _>>()?
@@ -191,40 +175,30 @@ fn fuzz_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
         return Err(Error::usage("name a target with --target, or use --all"));
     }
     let chosen: Vec<_> = chosen.iter().map(|t| t.narrowed(&narrowing)).collect();
-    let limits = limits.limits();
-    let isolation = if in_process {
+    let limits = a.limits.limits();
+    let isolation = if a.in_process {
         None
     } else {
         let names: Vec<&str> = chosen.iter().map(|t| t.name).collect();
-        let mut settings = Vec::new();
-        if cross_check {
-            settings.push("--cross-check".to_string());
-        }
-        if !no_slow {
-            settings.push("--slow".to_string());
-        }
-        if let Some(spec) = &allocator {
-            settings.extend(["--allocator".to_string(), spec.clone()]);
-            settings.extend(["--cmd-timeout".to_string(), cmd_timeout.to_string()]);
-        }
-        settings.extend(narrowing.args());
-        Some(worker_launcher(&names, &settings, limits)?)
+        Some(worker_launcher(&names, &a.cases, &a.run, limits)?)
     };
     let opts = crate::engine::Options {
         isolation,
-        slow: (!no_slow).then(SlowRule::default),
+        slow: ctx.slow,
         targets: chosen,
-        time,
-        runs,
-        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        seed,
-        corpus,
-        artifacts,
-        keep_going,
-        max_len,
-        save_corpus,
-        seeds,
-        cross_check,
+        time: a.time,
+        runs: a.runs,
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        seed: a.seed,
+        corpus: a.corpus,
+        artifacts: a.artifacts,
+        keep_going: a.keep_going,
+        max_len: a.max_len,
+        save_corpus: a.save_corpus,
+        seeds: a.seeds,
+        cross_check: a.run.cross_check,
         progress: std::time::Duration::from_secs(
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 1
@@ -233,61 +207,50 @@ fn fuzz_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
             },
         ),
     };
-    let reduce = (!no_reduce).then_some(reduce_time);
-    Ok(fuzz(&opts, stats, reduce, io.out))
+    let reduce = (!a.no_reduce).then_some(a.reduce_time);
+    Ok(fuzz(&opts, a.stats, reduce, io.out))
 }
 
 /// `rafuzz reduce`.
-fn reduce_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
-    let Command::Reduce {
-        target,
-        allocator,
-        oracle,
-        predicate,
-        file,
-        output,
-        jobs,
-        time,
-        slow,
-        limits,
-        narrow,
-    } = cmd
-    else {
-        unreachable!("dispatched by its variant")
-    };
+fn reduce_command(a: ReduceArgs, io: &mut Streams) -> Result<Exit, Error> {
     use crate::harness::judge::Oracles;
     use crate::tools::reduce::predicate::ReduceBy;
-    let narrowing = narrow.parse()?;
-    let limits = limits.limits();
-    let isolation = target
+    let narrowing = resolve(&a.cases)?;
+    let limits = a.limits.limits();
+    let isolation = a
+        .target
         .as_deref()
-        .map(|t| worker_launcher(&[t], &narrowing.args(), limits))
+        .map(|t| worker_launcher(&[t], &a.cases, &RunSpec::default(), limits))
         .transpose()?;
-    let by = match (target, allocator, predicate, slow) {
-        (_, _, _, Some(a)) => ReduceBy::Slow(a),
+    let by = match (a.target, a.allocator, a.predicate, a.slow) {
+        (_, _, _, Some(name)) => ReduceBy::Slow(name),
         (Some(t), _, _, _) => ReduceBy::Target(t),
-        (_, Some(a), _, _) => ReduceBy::Allocator(
-            a,
-            match oracle {
+        (_, Some(name), _, _) => ReduceBy::Allocator(
+            name,
+            match a.oracle {
                 OracleArg::Checker => Oracles::Checker,
                 OracleArg::Interp => Oracles::Interp,
                 OracleArg::Both => Oracles::Both,
             },
         ),
         (_, _, Some(p), _) => ReduceBy::Predicate(p),
-        _ => unreachable!("clap requires one of them"),
+        _ => {
+            return Err(Error::usage(
+                "reduce needs --target, --allocator, --predicate or --slow",
+            ))
+        }
     };
     let mut opts = crate::tools::reduce::Options {
-        time_limit: time,
+        time_limit: a.time,
         ..Default::default()
     };
-    if let Some(j) = jobs {
+    if let Some(j) = a.jobs {
         opts.jobs = j;
     }
     reduce(
         &by,
-        &file,
-        output.as_deref(),
+        &a.file,
+        a.output.as_deref(),
         &opts,
         isolation.as_ref(),
         &narrowing,
@@ -295,30 +258,16 @@ fn reduce_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
     )
 }
 
-/// `rafuzz worker`.
-fn worker_command(cmd: Command) -> Result<Exit, Error> {
-    let Command::Worker {
-        targets,
-        cross_check,
-        slow,
-        allocator,
-        cmd_timeout,
-        narrow,
-    } = cmd
-    else {
-        unreachable!("dispatched by its variant")
-    };
-    register_outside_program(allocator.as_deref(), cmd_timeout)?;
-    let narrowing = narrow.parse()?;
-    let targets = targets
+/// `rafuzz worker`: the campaign's targets under its specs, as the engine
+/// started it ([`worker_launcher`]).
+fn worker_command(a: WorkerArgs) -> Result<Exit, Error> {
+    let narrowing = resolve(&a.cases)?;
+    let ctx = context(&a.run, &narrowing)?;
+    let targets = a
+        .targets
         .iter()
         .map(|t| target_named(t).map(|t| t.narrowed(&narrowing)))
         .collect::<Result<Vec<_>, _>>()?;
-    let ctx = crate::harness::context::Context {
-        slow: slow.then(SlowRule::default),
-        cross_check,
-        ..crate::harness::context::Context::with_settings(narrowing.settings())
-    };
     crate::engine::worker::exit_with_parent();
     let status = crate::engine::worker::serve(
         &targets,
@@ -332,81 +281,64 @@ fn worker_command(cmd: Command) -> Result<Exit, Error> {
     })
 }
 
+/// The launcher of worker processes running `targets` under the
+/// campaign's specs, given back as `rafuzz worker` arguments; an internal
+/// error when the `rafuzz` program cannot be found.
+fn worker_launcher(
+    targets: &[&str],
+    cases: &CaseSpec,
+    run: &RunSpec,
+    limits: crate::engine::process::Limits,
+) -> Result<Launcher, Error> {
+    let mut settings = cases.to_args();
+    settings.extend(run.to_args());
+    Launcher::rafuzz(targets, &settings, limits).map_err(|e| {
+        Error::internal(format!(
+            "cannot find the rafuzz program for worker processes: {e}"
+        ))
+    })
+}
+
 /// `rafuzz compare`.
-fn compare_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
-    let Command::Compare {
-        allocators,
-        files,
-        generate,
-        profile,
-        without,
-        seed,
-        size,
-        worst,
-        save,
-        reduce,
-        reduce_time,
-        fail_if_median_above,
-        plot,
-        cmd_timeout,
-    } = cmd
-    else {
-        unreachable!("dispatched by its variant")
-    };
+fn compare_command(a: CompareArgs, io: &mut Streams) -> Result<Exit, Error> {
     use crate::tools::compare::{Options, Source};
-    let source = match generate {
+    let source = match a.generate {
         Some(count) => Source::Generate {
             count,
-            seed,
-            size,
-            config: Box::new(
-                crate::harness::narrowing::Narrowing::parse(Some(&profile), &without)
-                    .map_err(Error::usage)?
-                    .config(&crate::registry::DEFAULT),
-            ),
+            seed: a.seed,
+            size: a.size,
+            config: Box::new(resolve(&a.cases)?.config(&crate::registry::DEFAULT)),
         },
-        None => Source::Files(files),
+        None => Source::Files(a.files),
     };
     let opts = Options {
         source,
-        worst,
-        save,
-        reduce,
-        reduce_time,
-        fail_if_median_above,
-        plot,
+        worst: a.worst,
+        save: a.save,
+        reduce: a.reduce,
+        reduce_time: a.reduce_time,
+        fail_if_median_above: a.fail_if_median_above,
+        plot: a.plot,
     };
-    compare(&allocators, cmd_timeout, &opts, io)
+    compare(&a.allocators, a.cmd_timeout, &opts, io)
 }
 
 /// `rafuzz scaling`.
-fn scaling_command(cmd: Command, io: &mut Streams) -> Result<Exit, Error> {
-    let Command::Scaling {
-        allocators,
-        max_insts,
-        profile,
-        seed,
-        repeat,
-        plot,
-        files,
-    } = cmd
-    else {
-        unreachable!("dispatched by its variant")
-    };
-    let config = profile_named(&profile)?;
+fn scaling_command(a: ScalingArgs, io: &mut Streams) -> Result<Exit, Error> {
+    let config = resolve(&a.cases)?.config(&crate::registry::DEFAULT);
     let mut given = Vec::new();
-    for path in crate::harness::inputs::expand_inputs(&files) {
+    for path in crate::harness::inputs::expand_inputs(&a.files) {
         match super::cases::load_case(&path, io.err) {
             Ok((case, _)) => given.push(case),
             Err(exit) => return Ok(exit),
         }
     }
     let opts = crate::tools::scaling::Options {
-        sizes: crate::tools::scaling::sizes_up_to(max_insts),
-        seed,
-        repeat,
+        sizes: crate::tools::scaling::sizes_up_to(a.max_insts),
+        seed: a.seed,
+        repeat: a.repeat,
         config,
         given,
     };
-    scaling(&allocators, &opts, plot.as_deref(), io)
+    scaling(&a.allocators, &opts, a.plot.as_deref(), io)
 }

@@ -1,5 +1,5 @@
-//! Names on the command line looked up in the registry: the thing named,
-//! or a usage error saying where the names are listed.
+//! Names on the command line looked up in the registry: the target or
+//! allocator named, or a usage error saying where the names are listed.
 
 use super::exit::Error;
 
@@ -16,18 +16,4 @@ pub fn allocator_named(
 ) -> Result<&'static dyn allocator::Allocator, Error> {
     crate::registry::allocator_by_name(name, settings)
         .ok_or_else(|| Error::usage(format!("no allocator named `{name}` (see `rafuzz list`)")))
-}
-
-/// The generator config of profile `name`, or a usage error listing them.
-pub fn profile_named(name: &str) -> Result<ssagen::Config, Error> {
-    match crate::registry::profile(name) {
-        Some(p) => Ok((p.config)()),
-        None => {
-            let names: Vec<&str> = crate::registry::profiles().iter().map(|p| p.name).collect();
-            Err(Error::usage(format!(
-                "no profile named `{name}` ({})",
-                names.join(", ")
-            )))
-        }
-    }
 }

@@ -7,6 +7,7 @@
 //! `RAFUZZ_WITHOUT`), so a finding replays the way it was found.
 
 use crate::registry::{self, Profile, Settings};
+use crate::spec::CaseSpec;
 use ssagen::Config;
 
 pub use ssagen::config::{Feature, FEATURES};
@@ -27,10 +28,11 @@ pub struct Narrowing {
 }
 
 impl Narrowing {
-    /// Reads `--profile NAME` and `--without A,B` (each item may itself
-    /// hold commas).
-    pub fn parse(profile: Option<&str>, without: &[String]) -> Result<Narrowing, String> {
-        let profile = match profile {
+    /// The narrowing a [`CaseSpec`] names, or what is wrong with it (an
+    /// unknown profile or feature). Each `without` item may itself hold
+    /// commas.
+    pub fn resolve(spec: &CaseSpec) -> Result<Narrowing, String> {
+        let profile = match spec.profile.as_deref() {
             None => None,
             Some(p) => Some(registry::profile(p).ok_or_else(|| {
                 let names: Vec<&str> = registry::profiles().iter().map(|p| p.name).collect();
@@ -38,7 +40,12 @@ impl Narrowing {
             })?),
         };
         let mut out = Vec::new();
-        for name in without.iter().flat_map(|w| w.split(',')).map(str::trim) {
+        for name in spec
+            .without
+            .iter()
+            .flat_map(|w| w.split(','))
+            .map(str::trim)
+        {
             if name.is_empty() {
                 continue;
             }
@@ -56,22 +63,29 @@ impl Narrowing {
         Ok(Narrowing {
             profile,
             without: out,
-            no_suppress: false,
-            swarm: false,
+            no_suppress: spec.no_suppress,
+            swarm: spec.swarm,
         })
     }
 
-    /// The narrowing the engine wrappers read from `RAFUZZ_PROFILE`,
-    /// `RAFUZZ_WITHOUT`, `RAFUZZ_NO_SUPPRESS` and `RAFUZZ_SWARM` (the last
-    /// two: set and not `0`).
+    /// The narrowing the engine wrappers' environment names
+    /// ([`CaseSpec::from_env`]).
     pub fn from_env() -> Result<Narrowing, String> {
-        let profile = std::env::var("RAFUZZ_PROFILE").ok();
-        let without: Vec<String> = std::env::var("RAFUZZ_WITHOUT").ok().into_iter().collect();
-        let mut n = Narrowing::parse(profile.as_deref().filter(|p| !p.is_empty()), &without)?;
-        let on = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
-        n.no_suppress = on("RAFUZZ_NO_SUPPRESS");
-        n.swarm = on("RAFUZZ_SWARM");
-        Ok(n)
+        Narrowing::resolve(&CaseSpec::from_env())
+    }
+
+    /// The spec that names this narrowing, with its canonical names.
+    pub fn spec(&self) -> CaseSpec {
+        CaseSpec {
+            profile: self.profile.map(|p| p.name.to_string()),
+            without: self
+                .without
+                .iter()
+                .map(|&k| FEATURES[k].0.to_string())
+                .collect(),
+            no_suppress: self.no_suppress,
+            swarm: self.swarm,
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -104,24 +118,10 @@ impl Narrowing {
         c
     }
 
-    /// The command-line words that give this narrowing again (for worker
-    /// processes and replay commands): `--profile P --without A,B`.
+    /// The command-line words that give this narrowing again (for replay
+    /// commands): `--profile P --without A,B ...`.
     pub fn args(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        if let Some(p) = self.profile {
-            v.extend(["--profile".to_string(), p.name.to_string()]);
-        }
-        if !self.without.is_empty() {
-            let names: Vec<&str> = self.without.iter().map(|&k| FEATURES[k].0).collect();
-            v.extend(["--without".to_string(), names.join(",")]);
-        }
-        if self.no_suppress {
-            v.push("--no-suppress".to_string());
-        }
-        if self.swarm {
-            v.push("--swarm".to_string());
-        }
-        v
+        self.spec().to_args()
     }
 }
 
@@ -131,20 +131,21 @@ mod tests {
 
     #[test]
     fn names_parse_and_print_back() {
-        let n =
-            Narrowing::parse(Some("regalloc2"), &["reuse, limit".into(), "reuse".into()]).unwrap();
+        let spec = |profile: Option<&str>, without: &[&str]| CaseSpec {
+            profile: profile.map(str::to_string),
+            without: without.iter().map(|w| w.to_string()).collect(),
+            ..CaseSpec::default()
+        };
+        let n = Narrowing::resolve(&spec(Some("regalloc2"), &["reuse, limit", "reuse"])).unwrap();
         assert_eq!(
             n.args(),
             ["--profile", "regalloc2", "--without", "reuse,limit"]
         );
-        assert_eq!(
-            Narrowing::parse(Some("regalloc2"), &[n.args()[3].clone()]),
-            Ok(n)
-        );
-        assert!(Narrowing::parse(Some("nope"), &[])
+        assert_eq!(Narrowing::resolve(&n.spec()), Ok(n));
+        assert!(Narrowing::resolve(&spec(Some("nope"), &[]))
             .unwrap_err()
             .contains("regalloc2_fastalloc"));
-        let e = Narrowing::parse(None, &["loops".into()]).unwrap_err();
+        let e = Narrowing::resolve(&spec(None, &["loops"])).unwrap_err();
         assert!(
             e.contains("no feature named `loops`") && e.contains("block-params"),
             "{e}"
