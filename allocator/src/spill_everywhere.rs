@@ -115,10 +115,7 @@ impl<'a> Run<'a> {
         let f = self.f;
         let ops = f.inst_operands(i);
         let base = f.inst_operand_range(i).start;
-        let mut clobbered = [0u64; 3];
-        for r in f.inst_clobbers(i) {
-            clobbered[r.class().index()] |= 1 << r.hw();
-        }
+        let clobbered = PRegSet::of(f.inst_clobbers(i)).class_masks();
         // Operands that need a register, per class: (operand, slot). A reuse
         // def rides on its input's slot, which then spans both points.
         let mut reused_input = std::mem::take(&mut self.reused_input);

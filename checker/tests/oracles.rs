@@ -8,18 +8,13 @@ use checker::interp;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
 
-/// The checker, run with the dense liveness rows it uses on functions of
-/// ordinary size and with the sparse sets it uses on huge ones: both must
-/// report the same errors.
+/// The checker both ways, dense liveness and sparse ([`checker::Checker::check_both_ways`]).
 fn check(
     f: &allocator::Function,
     env: &allocator::MachineEnv,
     out: &allocator::Output,
 ) -> Vec<checker::CheckError> {
-    let errs = checker::check(f, env, out);
-    let sparse = checker::Checker::default().check_with_sparse_liveness(f, env, out);
-    assert_eq!(errs, sparse, "dense and sparse liveness disagree");
-    errs
+    checker::Checker::default().check_both_ways(f, env, out)
 }
 
 fn files(sub: &str) -> Vec<PathBuf> {

@@ -16,17 +16,13 @@ fn ours() -> impl Iterator<Item = &'static dyn Allocator> {
         .map(|e| e.allocator())
 }
 
-/// The checker with dense liveness rows and with sparse sets: both must
-/// report the same errors (as in checker/tests/oracles.rs).
+/// The checker both ways, dense liveness and sparse ([`checker::Checker::check_both_ways`]).
 fn check(
     f: &allocator::Function,
     env: &allocator::MachineEnv,
     out: &allocator::Output,
 ) -> Vec<checker::CheckError> {
-    let errs = checker::check(f, env, out);
-    let sparse = checker::Checker::default().check_with_sparse_liveness(f, env, out);
-    assert_eq!(errs, sparse, "dense and sparse liveness disagree");
-    errs
+    checker::Checker::default().check_both_ways(f, env, out)
 }
 
 fn files(sub: &str) -> Vec<PathBuf> {

@@ -160,10 +160,7 @@ pub fn check(f: &Function, env: &MachineEnv) -> Result<(), String> {
 
 fn check_inst(f: &Function, i: Inst, alloc: &[u64; 3]) -> Result<(), String> {
     let ops = f.inst_operands(i);
-    let mut clobbered = [0u64; 3];
-    for r in f.inst_clobbers(i) {
-        clobbered[r.class().index()] |= 1 << r.hw();
-    }
+    let clobbered = allocator::PRegSet::of(f.inst_clobbers(i)).class_masks();
     // slots[point][class]: candidate masks of the operands needing a register.
     let mut slots: [[Vec<u64>; 3]; 2] = Default::default();
     for (k, &op) in ops.iter().enumerate() {

@@ -294,10 +294,7 @@ impl Run<'_> {
         let f = self.f;
         let ops = f.inst_operands(i);
         let base = f.inst_operand_range(i).start;
-        let mut clobbered = [0u64; 3];
-        for r in f.inst_clobbers(i) {
-            clobbered[r.class().index()] |= 1 << r.hw();
-        }
+        let clobbered = PRegSet::of(f.inst_clobbers(i)).class_masks();
         // Edge moves into a join run before this branch, after its loads:
         // the parameters they write may not be where it reads.
         s.overwritten.clear();

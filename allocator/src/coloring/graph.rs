@@ -474,10 +474,7 @@ pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
 /// live just after it.
 fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: &mut Row) {
     let ops = f.inst_operands(i);
-    let mut clobbered = [0u64; 3];
-    for r in f.inst_clobbers(i) {
-        clobbered[r.class().index()] |= 1 << r.hw();
-    }
+    let clobbered = crate::PRegSet::of(f.inst_clobbers(i)).class_masks();
     for v in dense::members(live) {
         g.area[v] += freq;
         // Live after the instruction: across its clobbers (defs of `i`

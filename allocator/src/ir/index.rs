@@ -263,6 +263,16 @@ impl PRegSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// The set of `regs` (an instruction's clobbers, a class's list).
+    #[inline]
+    pub fn of(regs: &[PReg]) -> PRegSet {
+        let mut s = PRegSet::empty();
+        for &r in regs {
+            s.insert(r);
+        }
+        s
+    }
+
     /// The set holding, per class, the registers whose hardware numbers are
     /// set in that class's mask (the inverse of [`PRegSet::class_mask`]).
     #[inline]

@@ -116,6 +116,22 @@ impl Checker {
         errs
     }
 
+    /// [`Checker::check`] both ways, dense liveness rows and sparse sets,
+    /// panicking when they disagree: what every test that judges
+    /// allocations calls, so that the path only huge functions take is
+    /// tried on every case.
+    pub fn check_both_ways(
+        &mut self,
+        f: &Function,
+        env: &MachineEnv,
+        out: &Output,
+    ) -> Vec<CheckError> {
+        let dense = self.check(f, env, out);
+        let sparse = self.check_with_sparse_liveness(f, env, out);
+        assert_eq!(dense, sparse, "dense and sparse liveness disagree");
+        dense
+    }
+
     /// Groups the edits by instruction (a counting sort), skipping edits at
     /// instructions that do not exist (reported by the structural checks).
     fn group_edits(&mut self, f: &Function, out: &Output) {
