@@ -42,6 +42,19 @@ fn files() -> Files {
     }
 }
 
+/// `rafuzz compare` of `linear_scan` against `coloring`, then `rest`.
+fn pair<'a>(rest: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec![
+        "compare",
+        "--allocator",
+        "linear_scan",
+        "--allocator",
+        "coloring",
+    ];
+    v.extend_from_slice(rest);
+    v
+}
+
 fn table(f: &Files) -> Vec<Expect> {
     let e = |args: &[&str], status: i32, says: &'static str| Expect {
         args: args.iter().map(|s| s.to_string()).collect(),
@@ -199,85 +212,17 @@ fn table(f: &Files) -> Vec<Expect> {
             2,
             "no allocator named",
         ),
+        e(&pair(&["--generate", "0"]), 2, "at least 1"),
+        e(&pair(&[empty]), 2, "no .ra case"),
+        e(&pair(&[malformed]), 1, ":"),
+        e(&pair(&["--generate", "1", "--profile", "nope"]), 2, "nope"),
         e(
-            &[
-                "compare",
-                "--allocator",
-                "linear_scan",
-                "--allocator",
-                "coloring",
-                "--generate",
-                "0",
-            ],
-            2,
-            "at least 1",
-        ),
-        e(
-            &[
-                "compare",
-                "--allocator",
-                "linear_scan",
-                "--allocator",
-                "coloring",
-                empty,
-            ],
-            2,
-            "no .ra case",
-        ),
-        e(
-            &[
-                "compare",
-                "--allocator",
-                "linear_scan",
-                "--allocator",
-                "coloring",
-                malformed,
-            ],
-            1,
-            ":",
-        ),
-        e(
-            &[
-                "compare",
-                "--allocator",
-                "linear_scan",
-                "--allocator",
-                "coloring",
-                "--generate",
-                "1",
-                "--profile",
-                "nope",
-            ],
-            2,
-            "nope",
-        ),
-        e(
-            &[
-                "compare",
-                "--allocator",
-                "linear_scan",
-                "--allocator",
-                "coloring",
-                "--generate",
-                "1",
-                "--fail-if-median-above",
-                "nan",
-            ],
+            &pair(&["--generate", "1", "--fail-if-median-above", "nan"]),
             2,
             "ratio",
         ),
         e(
-            &[
-                "compare",
-                "--allocator",
-                "linear_scan",
-                "--allocator",
-                "coloring",
-                "--generate",
-                "1",
-                "--reduce-time",
-                "nan",
-            ],
+            &pair(&["--generate", "1", "--reduce-time", "nan"]),
             2,
             "number of seconds",
         ),
