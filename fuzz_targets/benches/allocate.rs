@@ -1,7 +1,7 @@
 //! `cargo bench -p fuzz_targets --bench allocate`: each allocator's cost
 //! per instruction on 300 functions generated from random 4 KiB inputs
 //! (plain timing loop; runs on stable Rust), its mean moves per case and
-//! its loop-weighted cost per case (`fuzz_targets::harness::quality::Quality::of`);
+//! its loop-weighted cost per case (`fuzz_targets::books::quality::Quality::of`);
 //! then the backtracking and graph-coloring allocators against
 //! `regalloc2_ion` and the linear scan on exactly the cases both take, timed
 //! in the same run, as ratios.
@@ -77,7 +77,7 @@ fn judge(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64) {
     for c in cases {
         if let Ok(out) = a.run(&c.func, &c.machine) {
             moves += out.edits.len();
-            cost += fuzz_targets::harness::quality::Quality::of(c, Some(&out)).cost_tenths;
+            cost += fuzz_targets::books::quality::Quality::of(c, Some(&out)).cost_tenths;
         }
     }
     let n = cases.len().max(1) as f64;

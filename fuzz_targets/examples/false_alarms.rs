@@ -17,9 +17,9 @@
 
 use allocator::analysis::numbering::{classify, Numbering};
 use allocator::Case;
-use fuzz_targets::harness::context::{Context, VerdictCounts};
+use fuzz_targets::books::context::{Context, VerdictCounts};
 use fuzz_targets::harness::inputs::seeded_bytes;
-use fuzz_targets::harness::judge::{MAX_STEPS, PATHS};
+use fuzz_targets::judging::judge::{MAX_STEPS, PATHS};
 use fuzz_targets::outside::ra2::cross_check;
 use fuzz_targets::registry::{self, Family, Settings};
 use rand::{Rng, SeedableRng};
@@ -89,7 +89,7 @@ fn main() {
                     let (profile_name, case) = if n % 8 == 7 {
                         let (p, seed) = &real[rng.gen_range(0..real.len())];
                         let config = (registry::profile(p).unwrap().config)();
-                        let m = fuzz_targets::harness::mutate::mutate(
+                        let m = fuzz_targets::edit::mutate::mutate(
                             seed,
                             &config,
                             rng.gen_range(1..=3),
@@ -157,7 +157,7 @@ fn judge(
     verdicts: &VerdictCounts,
     _quiet: &Context,
 ) {
-    let run = fuzz_targets::harness::panics::catch(|| a.run(&case.func, &case.machine));
+    let run = fuzz_targets::judging::panics::catch(|| a.run(&case.func, &case.machine));
     let Ok(Ok(out)) = run else {
         c.refused.fetch_add(1, Relaxed);
         return;

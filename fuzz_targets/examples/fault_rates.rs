@@ -11,7 +11,7 @@
 //!
 //! `cargo run --release -p fuzz_targets --example fault_rates -- [COUNT] [SIZE]`
 
-use fuzz_targets::harness::context::Context;
+use fuzz_targets::books::context::Context;
 use fuzz_targets::harness::narrowing::Narrowing;
 
 fn main() {

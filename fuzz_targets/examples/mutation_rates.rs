@@ -11,7 +11,7 @@
 //!
 //! `cargo run --release -p fuzz_targets --example mutation_rates -- [COUNT] [SIZE]`
 
-use fuzz_targets::harness::context::Context;
+use fuzz_targets::books::context::Context;
 use fuzz_targets::harness::narrowing::Narrowing;
 use rand::{Rng, SeedableRng};
 
@@ -38,7 +38,7 @@ fn main() {
     let mutants: Vec<allocator::Case> = (0..count)
         .map(|k| {
             let steps = rng.gen_range(1..=3);
-            fuzz_targets::harness::mutate::mutate(&seeds[k % seeds.len()], &config, steps, &mut rng)
+            fuzz_targets::edit::mutate::mutate(&seeds[k % seeds.len()], &config, steps, &mut rng)
         })
         .collect();
     let narrowing = Narrowing {
@@ -92,7 +92,7 @@ fn main() {
             let mut buf = Vec::new();
             for c in cases {
                 buf.clear();
-                fuzz_targets::harness::features::collect(&mut buf, || t.case_failure(c, &ctx));
+                fuzz_targets::books::features::collect(&mut buf, || t.case_failure(c, &ctx));
                 all.extend(buf.iter().copied());
             }
             all

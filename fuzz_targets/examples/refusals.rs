@@ -12,7 +12,7 @@
 
 use allocator::AllocError;
 use fuzz_targets::harness::inputs::seeded_bytes;
-use fuzz_targets::harness::judge::proof_of_feasibility;
+use fuzz_targets::judging::judge::proof_of_feasibility;
 use fuzz_targets::registry::{self, Family, Settings};
 
 fn main() {
@@ -37,7 +37,7 @@ fn main() {
             let (mut ok, mut unsupported, mut suppressed, mut claims, mut proved) = (0, 0, 0, 0, 0);
             for seed in 0..count {
                 let case = ssagen::generate_from_bytes(&seeded_bytes(seed, 4096), &config);
-                match fuzz_targets::harness::panics::catch(|| a.run(&case.func, &case.machine)) {
+                match fuzz_targets::judging::panics::catch(|| a.run(&case.func, &case.machine)) {
                     Ok(Ok(_)) => ok += 1,
                     // The `regalloc` crate's documented giving up for want
                     // of registers: a limitation, but a claim all the same.

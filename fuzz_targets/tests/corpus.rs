@@ -25,8 +25,8 @@ fn every_target_replays_its_seed_corpus() {
 
 #[test]
 fn run_one_reports_failures_and_panics() {
-    use fuzz_targets::harness::context::Context;
-    use fuzz_targets::harness::failure::{Failure, Oracle, Signature};
+    use fuzz_targets::books::context::Context;
+    use fuzz_targets::judging::failure::{Failure, Oracle, Signature};
     use fuzz_targets::targets::Input;
     let t = fuzz_targets::targets::Target {
         name: "boom",

@@ -4,8 +4,8 @@
 //! up on a few, its known false refusals: docs/regalloc2.md).
 
 use allocator::{Allocator, OperandConstraint};
-use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::judge::{judge, Oracles};
+use fuzz_targets::books::context::Context;
+use fuzz_targets::judging::judge::{judge, Oracles};
 use fuzz_targets::registry::cranelift;
 
 #[test]

@@ -215,7 +215,7 @@ fn a_reduced_finding_is_a_regression_case_as_written() {
 /// `refused-feasible` finding is measured against by mistake.
 #[test]
 fn no_allocator_of_ours_refuses_a_case_of_any_profile() {
-    let ctx = fuzz_targets::harness::context::Context::default();
+    let ctx = fuzz_targets::books::context::Context::default();
     for p in fuzz_targets::registry::profiles().into_iter().skip(1) {
         let config = (p.config)();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
@@ -227,10 +227,10 @@ fn no_allocator_of_ours_refuses_a_case_of_any_profile() {
                 continue; // the cranelift profiles' tail: for scaling and fuzzing
             }
             for a in ours() {
-                let judged = fuzz_targets::harness::judge::allocate_and_judge_refusal(
+                let judged = fuzz_targets::judging::judge::allocate_and_judge_refusal(
                     a,
                     &case,
-                    fuzz_targets::harness::judge::Oracles::Both,
+                    fuzz_targets::judging::judge::Oracles::Both,
                     &ctx,
                 );
                 assert!(

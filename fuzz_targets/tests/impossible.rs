@@ -7,8 +7,8 @@
 //! `refused-feasible` finding.
 
 use allocator::AllocError;
-use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::judge::{allocate_and_judge_refusal, Oracles};
+use fuzz_targets::books::context::Context;
+use fuzz_targets::judging::judge::{allocate_and_judge_refusal, Oracles};
 
 #[test]
 fn every_allocator_refuses_each_impossible_case_with_an_error() {
@@ -16,7 +16,7 @@ fn every_allocator_refuses_each_impossible_case_with_an_error() {
     for path in allocator::fixtures::ra_files("tests/cases/impossible") {
         let case = allocator::fixtures::read_case(&path);
         for a in fuzz_targets::registry::allocators(&Default::default()) {
-            let r = fuzz_targets::harness::panics::catch(|| a.run(&case.func, &case.machine));
+            let r = fuzz_targets::judging::panics::catch(|| a.run(&case.func, &case.machine));
             match r {
                 Ok(Err(e)) if a.name().starts_with("regalloc") => assert!(
                     matches!(e, AllocError::Unsupported(_) | AllocError::Impossible(_)),

@@ -3,9 +3,9 @@
 //! the mutants right.
 
 use allocator::Allocator;
-use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::judge::{judge, Oracles};
-use fuzz_targets::harness::mutate::{apply, mutate, Edit};
+use fuzz_targets::books::context::Context;
+use fuzz_targets::edit::mutate::{apply, mutate, Edit};
+use fuzz_targets::judging::judge::{judge, Oracles};
 use rand::{Rng, SeedableRng};
 
 fn seeds() -> Vec<allocator::Case> {

@@ -11,8 +11,8 @@
 
 use allocator::analysis::numbering::{self, Numbering};
 use allocator::Case;
+use fuzz_targets::edit::mutate::mutate;
 use fuzz_targets::harness::inputs::seeded_bytes;
-use fuzz_targets::harness::mutate::mutate;
 use fuzz_targets::registry::{self, Family};
 use rand::{Rng, SeedableRng};
 use ssagen::Config;

@@ -5,8 +5,8 @@
 //! allocator the campaigns fuzz takes it (an outside one may refuse it)
 //! and gets it right.
 
-use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::judge::{allocate_and_judge_refusal, judge, Oracles};
+use fuzz_targets::books::context::Context;
+use fuzz_targets::judging::judge::{allocate_and_judge_refusal, judge, Oracles};
 use fuzz_targets::registry::{self, Family};
 
 #[test]

@@ -7,8 +7,8 @@
 
 use allocator::Case;
 use fuzz_targets::engine::{fuzz, Options as FuzzOptions};
-use fuzz_targets::harness::failure::{Failure, Oracle, Signature};
-use fuzz_targets::harness::judge::{judge, Oracles};
+use fuzz_targets::judging::failure::{Failure, Oracle, Signature};
+use fuzz_targets::judging::judge::{judge, Oracles};
 use fuzz_targets::targets::Decode;
 use fuzz_targets::targets::Target;
 use fuzz_targets::tools::reduce::{is_candidate, reduce_case, reduce_input, Input, Options};

@@ -6,10 +6,10 @@
 #![cfg(feature = "regalloc2")]
 
 use allocator::{AllocError, Allocator, Case};
-use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::failure::Oracle;
-use fuzz_targets::harness::judge::{allocate_and_judge_refusal, judge, Oracles};
-use fuzz_targets::harness::refusals::Refused;
+use fuzz_targets::books::context::Context;
+use fuzz_targets::judging::failure::Oracle;
+use fuzz_targets::judging::judge::{allocate_and_judge_refusal, judge, Oracles};
+use fuzz_targets::judging::refusals::Refused;
 use fuzz_targets::outside::ra2::exclusions::{self, Exclusion, Kind};
 use fuzz_targets::outside::ra2::{self, cross_check};
 use std::path::PathBuf;
@@ -27,7 +27,7 @@ fn cases(sub: &str) -> Vec<(PathBuf, Case)> {
 /// Whether regalloc2 really fails on `case`: an error, a panic, or an
 /// allocation the oracles reject.
 fn fails(a: &ra2::Regalloc2, case: &Case) -> bool {
-    match fuzz_targets::harness::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
+    match fuzz_targets::judging::panics::catch(|| a.run_unchecked(&case.func, &case.machine)) {
         Ok(Ok(out)) => judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err(),
         Ok(Err(_)) | Err(_) => true,
     }
@@ -109,7 +109,7 @@ fn known_bugs_are_findings_without_suppression() {
             .unwrap();
         // A wrong allocation the oracles reject, or (early-def-after-live-out)
         // a panic inside ion: either is a finding.
-        match fuzz_targets::harness::panics::catch(|| {
+        match fuzz_targets::judging::panics::catch(|| {
             a.run_suppressing(&case.func, &case.machine, false)
         }) {
             Ok(Ok(out)) => {
@@ -304,7 +304,7 @@ fn regalloc2_allocates_the_hand_written_cases_it_supports() {
     ] {
         for (path, case) in cases(sub) {
             for a in [&ra2::ION as &dyn allocator::Allocator, &ra2::FASTALLOC] {
-                match fuzz_targets::harness::judge::allocate_and_judge(
+                match fuzz_targets::judging::judge::allocate_and_judge(
                     a,
                     &case,
                     Oracles::Both,
@@ -470,7 +470,7 @@ fn regalloc2s_checker_block_order_false_alarm_is_recognised_exactly() {
          block has an earlier predecessor"
     );
     assert!(cross_check::order_false_alarm(&case, &out), "seed {seed}");
-    let counts = fuzz_targets::harness::context::VerdictCounts::default();
+    let counts = fuzz_targets::books::context::VerdictCounts::default();
     cross_check::cross_check("spill_everywhere", &case, &out, &counts).unwrap();
     assert_eq!(
         counts

@@ -6,9 +6,9 @@
 #![cfg(feature = "regalloc_rs")]
 
 use allocator::{AllocError, Allocator, Case, Output};
-use fuzz_targets::harness::context::Context;
-use fuzz_targets::harness::judge::{judge, Oracles};
-use fuzz_targets::harness::refusals::Kind;
+use fuzz_targets::books::context::Context;
+use fuzz_targets::judging::judge::{judge, Oracles};
+use fuzz_targets::judging::refusals::Kind;
 use fuzz_targets::outside::regalloc_rs::exclusions::{self, Exclusion};
 use fuzz_targets::outside::regalloc_rs::{RegallocRs, BT, LSRA};
 
@@ -50,7 +50,7 @@ fn shown(r: &Result<Output, AllocError>) -> String {
 /// an error, a panic, or an allocation our oracles reject.
 fn fails(a: &RegallocRs, case: &Case) -> bool {
     let run = || a.run_unchecked(&case.func, &case.machine, true, false);
-    match fuzz_targets::harness::panics::catch(run) {
+    match fuzz_targets::judging::panics::catch(run) {
         Ok(Ok(out)) => judge(a.name(), case, &out, Oracles::Both, &Context::default()).is_err(),
         Ok(Err(_)) | Err(_) => true,
     }

@@ -3,7 +3,7 @@
 //! its entry to get a checker target and a place in `differential`.
 
 use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
-use fuzz_targets::harness::context::Context;
+use fuzz_targets::books::context::Context;
 use fuzz_targets::harness::inputs::seeded_bytes;
 use fuzz_targets::registry::{self, Build, Entry, Family, Settings};
 

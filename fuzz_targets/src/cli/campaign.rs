@@ -15,8 +15,8 @@ use std::path::Path;
 pub fn run_one(
     target: &crate::targets::Target,
     data: &[u8],
-    ctx: &crate::harness::context::Context,
-) -> Result<(), crate::harness::failure::Failure> {
+    ctx: &crate::books::context::Context,
+) -> Result<(), crate::judging::failure::Failure> {
     target.failure(data, ctx).map_or(Ok(()), Err)
 }
 
@@ -30,7 +30,7 @@ pub fn run(
     target: &str,
     files: &[impl AsRef<Path>],
     narrowing: &Narrowing,
-    ctx: &crate::harness::context::Context,
+    ctx: &crate::books::context::Context,
     watchdog: Option<&crate::engine::watchdog::Watchdog>,
     io: &mut Streams,
 ) -> Result<Exit, Error> {
@@ -214,7 +214,7 @@ fn replay_finding(
     replay: &Path,
     opts: &crate::engine::Options,
 ) -> String {
-    use crate::harness::failure::Oracle;
+    use crate::judging::failure::Oracle;
     let limits = opts
         .isolation
         .as_ref()

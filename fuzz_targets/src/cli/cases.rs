@@ -201,7 +201,7 @@ pub fn alloc(
                 }
                 cases += 1;
                 insts += case.func.num_insts();
-                let q = crate::harness::quality::Quality::of(&case, Some(&o));
+                let q = crate::books::quality::Quality::of(&case, Some(&o));
                 let cost = q.cost_tenths;
                 let _ = writeln!(
                     out,

@@ -9,11 +9,11 @@ use super::cases::{alloc, check, gen, gen_stats, list, validate};
 use super::exit::{Error, Exit, Streams};
 use super::lookup::target_named;
 use super::tools::{compare, explain, reduce, register_external, scaling};
+use crate::books::context::Context;
+use crate::books::slow::SlowRule;
 use crate::engine::process::Launcher;
 use crate::engine::watchdog::Watchdog;
-use crate::harness::context::Context;
 use crate::harness::narrowing::Narrowing;
-use crate::harness::slow::SlowRule;
 use crate::spec::{CaseSpec, RunSpec};
 use clap::Parser;
 
@@ -213,7 +213,7 @@ fn fuzz_command(a: FuzzArgs, io: &mut Streams) -> Result<Exit, Error> {
 
 /// `rafuzz reduce`.
 fn reduce_command(a: ReduceArgs, io: &mut Streams) -> Result<Exit, Error> {
-    use crate::harness::judge::Oracles;
+    use crate::judging::judge::Oracles;
     use crate::tools::reduce::predicate::ReduceBy;
     let narrowing = resolve(&a.cases)?;
     let limits = a.limits.limits();

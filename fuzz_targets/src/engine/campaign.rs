@@ -2,8 +2,8 @@
 //! ([`Shared`]), and what it hands back ([`Report`], [`Finding`]).
 
 use super::process;
-use crate::harness::context::Context;
-use crate::harness::failure::Failure;
+use crate::books::context::Context;
+use crate::judging::failure::Failure;
 use crate::targets::Target;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -39,8 +39,8 @@ pub struct Options {
     /// Run inputs in worker processes started so (`None`: in the job's
     /// thread, unprotected against hangs and crashes).
     pub isolation: Option<process::Launcher>,
-    /// Report slow allocator runs (see [`crate::harness::slow`]).
-    pub slow: Option<crate::harness::slow::SlowRule>,
+    /// Report slow allocator runs (see [`crate::books::slow`]).
+    pub slow: Option<crate::books::slow::SlowRule>,
 }
 
 impl std::fmt::Debug for Target {

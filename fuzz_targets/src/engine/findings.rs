@@ -1,7 +1,7 @@
 //! Findings on disk: each written under `artifacts/<target>/` through a
 //! temporary name and a rename, so a reader never sees half of one.
 
-use crate::harness::failure::Failure;
+use crate::judging::failure::Failure;
 use crate::targets::Target;
 use std::path::{Path, PathBuf};
 

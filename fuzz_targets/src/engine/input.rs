@@ -1,6 +1,6 @@
 //! The built-in engine's inputs: fresh random bytes, byte-level mutations
 //! of corpus entries, or, for an entry that is the text of a case (a `.ra`
-//! seed), structure-aware mutations of the case ([`crate::harness::mutate`]).
+//! seed), structure-aware mutations of the case ([`crate::edit::mutate`]).
 
 use super::campaign::Shared;
 use rand::{Rng, RngCore};
@@ -33,7 +33,7 @@ pub(super) fn make_input(rng: &mut ChaCha8Rng, s: &Shared, max_len: usize) -> Ve
             (s.target.config(), crate::harness::inputs::case_text(&a))
         {
             let steps = rng.gen_range(1..=3);
-            let mutant = crate::harness::mutate::mutate(&case, &config, steps, rng);
+            let mutant = crate::edit::mutate::mutate(&case, &config, steps, rng);
             return allocator::ir::text::print(&mutant).into_bytes();
         }
     }

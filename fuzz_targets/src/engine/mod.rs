@@ -1,7 +1,7 @@
 //! `rafuzz fuzz`: the built-in fuzzing engine. It needs nothing but stable
 //! Rust: inputs are fresh random bytes or mutations and splices of corpus
 //! entries; an input that reaches a feature not seen before (see
-//! [`crate::harness::features`]) joins the in-memory corpus; every input runs through
+//! [`crate::books::features`]) joins the in-memory corpus; every input runs through
 //! [`Target::failure`], and a failure (or a panic) is a finding, written to
 //! `artifacts/<target>/` (through a temporary name and a rename, so an
 //! interrupted campaign never leaves half a file) and reported with the
@@ -28,7 +28,7 @@ pub use campaign::{Finding, Options, Report};
 pub use findings::write_atomically;
 pub use input::mutate;
 
-use crate::harness::context::Context;
+use crate::books::context::Context;
 use campaign::Shared;
 use progress::{tell_findings, Progress};
 use std::collections::HashSet;

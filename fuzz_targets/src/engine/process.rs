@@ -7,7 +7,7 @@
 //! input is known and becomes a finding, and a fresh worker takes over.
 
 use super::wire::{Reply, Request};
-use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::judging::failure::{Failure, Oracle, Signature};
 use std::io::{self, BufReader, BufWriter, Read};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};

@@ -4,7 +4,7 @@
 
 use super::process::{Launcher, Pool};
 use super::Finding;
-use crate::harness::failure::{Oracle, Signature};
+use crate::judging::failure::{Oracle, Signature};
 use crate::targets::Target;
 use crate::tools::reduce::predicate::ReduceBy;
 use crate::tools::reduce::report::{describe, reduced_path, write_reduced};

@@ -3,7 +3,7 @@
 //! length-prefixed fields (little-endian `u32` lengths), so a reader never
 //! guesses where one ends.
 
-use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::judging::failure::{Failure, Oracle, Signature};
 use std::io::{self, Read, Write};
 
 /// What the engine asks of a worker.
@@ -13,7 +13,7 @@ pub enum Request {
     Bytes { target: u32, data: Vec<u8> },
     /// Run target number `target` on a case, given as `.ra` text.
     Case { target: u32, text: String },
-    /// Send the campaign counters kept so far ([`crate::harness::context::Context::export`]).
+    /// Send the campaign counters kept so far ([`crate::books::context::Context::export`]).
     Counters,
 }
 

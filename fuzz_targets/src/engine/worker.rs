@@ -5,8 +5,8 @@
 //! reply names only features new to it.
 
 use super::wire::{Reply, Request};
-use crate::harness::context::Context;
-use crate::harness::features;
+use crate::books::context::Context;
+use crate::books::features;
 use crate::targets::Target;
 use std::collections::HashSet;
 use std::io::{self, BufReader, BufWriter, Read, Write};

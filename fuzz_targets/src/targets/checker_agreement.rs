@@ -5,15 +5,15 @@
 //! outside the documented places where ours checks more is a finding.
 
 use super::target::{with_case, Input};
-use crate::harness::context::Context;
-use crate::harness::failure::Failure;
+use crate::books::context::Context;
+use crate::judging::failure::Failure;
 use crate::outside::ra2::cross_check;
 use allocator::{AllocError, Case};
 use arbitrary::Unstructured;
 use ssagen::Choices;
 
 fn allocate(a: &dyn allocator::Allocator, case: &Case) -> Option<allocator::Output> {
-    match crate::harness::panics::catch(|| a.run(&case.func, &case.machine)) {
+    match crate::judging::panics::catch(|| a.run(&case.func, &case.machine)) {
         Ok(Ok(out)) => Some(out),
         Ok(Err(
             AllocError::Unsupported(_)

@@ -8,9 +8,9 @@
 //! asserted).
 
 use super::target::{with_case, Input};
-use crate::harness::context::{bump, Context};
-use crate::harness::failure::{Failure, Oracle, Signature};
-use crate::harness::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
+use crate::books::context::{bump, Context};
+use crate::judging::failure::{Failure, Oracle, Signature};
+use crate::judging::judge::{allocate_and_judge, Oracles, MAX_STEPS, PATHS};
 use allocator::{Allocation, Case, Output, PReg, RegClass, SpillSlot};
 use arbitrary::Unstructured;
 use checker::interp;
@@ -45,11 +45,11 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
             let errs = checker::check(&case.func, &case.machine, &m);
             let rejected = !errs.is_empty();
             for e in &errs {
-                crate::harness::features::note("check_error", e.kind as u64);
+                crate::books::features::note("check_error", e.kind as u64);
             }
             let divergence = (0..PATHS)
                 .find_map(|s| interp::run(&case.func, &case.machine, &m, s, MAX_STEPS).err());
-            crate::harness::features::note(
+            crate::books::features::note(
                 "mutant",
                 rejected as u64 + 2 * divergence.is_some() as u64,
             );

@@ -10,13 +10,13 @@
 //! allocate, both oracles), with no code to write beyond registering it.
 
 use super::target::{case_body, Decode, Target};
-use crate::harness::context::Context;
-use crate::harness::failure::{Failure, Oracle, Signature};
-use crate::harness::judge::{
+use crate::books::context::Context;
+use crate::books::quality::Quality;
+use crate::harness::narrowing::Narrowing;
+use crate::judging::failure::{Failure, Oracle, Signature};
+use crate::judging::judge::{
     allocate_and_judge, allocate_and_judge_refusal, Oracles, MAX_STEPS, PATHS,
 };
-use crate::harness::narrowing::Narrowing;
-use crate::harness::quality::Quality;
 use crate::registry::{Entry, Family, DEFAULT};
 use allocator::{Allocator, Case};
 use checker::interp;
@@ -41,7 +41,7 @@ pub fn check_case(
         ctx.quality.record(a.name(), &q);
         qualities.push((a.name(), q));
         let Ok(out) = judged else {
-            crate::harness::features::note("unsupported", 1);
+            crate::books::features::note("unsupported", 1);
             continue;
         };
         let digests: Vec<u64> = (0..PATHS)
@@ -85,8 +85,8 @@ fn checker_name(name: &'static str) -> &'static str {
 pub fn allocator_check(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result<(), Failure> {
     if let Some(out) = allocate_and_judge(a, case, Oracles::Both, ctx)? {
         let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
-        crate::harness::features::note_bucket("spills", st.spills as u64);
-        crate::harness::features::note_bucket("reloads", st.reloads as u64);
+        crate::books::features::note_bucket("spills", st.spills as u64);
+        crate::books::features::note_bucket("reloads", st.reloads as u64);
     }
     Ok(())
 }

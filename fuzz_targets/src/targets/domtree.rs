@@ -3,8 +3,8 @@
 //! every dominator of each block must have been visited before it.
 
 use super::target::Input;
-use crate::harness::context::Context;
-use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::books::context::Context;
+use crate::judging::failure::{Failure, Oracle, Signature};
 use crate::registry::{Profile, DEFAULT};
 use allocator::analysis::domtree::{naive_dominators, DomTree};
 use allocator::{Block, Case};
@@ -28,8 +28,8 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
     let Some(rest) = rest else {
         return Ok(());
     };
-    crate::harness::features::note_bucket("blocks", f.num_blocks() as u64);
-    crate::harness::features::note(
+    crate::books::features::note_bucket("blocks", f.num_blocks() as u64);
+    crate::books::features::note(
         "irreducible",
         !allocator::analysis::domtree::is_reducible(f, &tree) as u64,
     );
@@ -41,7 +41,7 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
         }
         d
     };
-    crate::harness::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
+    crate::books::features::note_bucket("domdepth", f.blocks().map(depth).max().unwrap_or(0));
     // A random walk from the entry, restarting at returns.
     let mut u = Unstructured::new(rest);
     let mut c = Choices::new(&mut u);

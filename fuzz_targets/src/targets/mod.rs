@@ -1,6 +1,6 @@
 //! The fuzz targets. Each is a plain function over the fuzzer's bytes that
 //! passes on every input except a real finding, for which it returns a
-//! [`Failure`](crate::harness::failure::Failure) naming what went wrong.
+//! [`Failure`](crate::judging::failure::Failure) naming what went wrong.
 //! Besides the fixed ones, every fuzzed registry entry gets a
 //! `<name>_checker` target ([`differential::checker_target`]) and takes
 //! part in `differential`.

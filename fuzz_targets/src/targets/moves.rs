@@ -5,8 +5,8 @@
 //! the abstract interpreter.
 
 use super::target::Input;
-use crate::harness::context::Context;
-use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::books::context::Context;
+use crate::judging::failure::{Failure, Oracle, Signature};
 use allocator::moves::{MoveContext, MoveResolver, ParallelMove};
 use allocator::{Allocation, MachineEnv, PReg, PRegSet, RegClass, SpillSlot};
 use arbitrary::Unstructured;
@@ -104,7 +104,7 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
     let mut out = Vec::new();
     let st = MoveResolver::new().resolve(&moves, &ctx, &mut out);
     {
-        use crate::harness::features::{note, note_bucket};
+        use crate::books::features::{note, note_bucket};
         note_bucket("moves", moves.len() as u64);
         note_bucket("cycles", st.cycles as u64);
         note(

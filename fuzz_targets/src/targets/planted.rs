@@ -2,7 +2,7 @@
 //! script really reports a crash.
 
 use super::target::{Decode, Input, Target};
-use crate::harness::context::Context;
+use crate::books::context::Context;
 use crate::harness::narrowing::Narrowing;
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ pub fn planted() -> Target {
                 .zip(PLANTED_MAGIC)
                 .take_while(|(a, b)| a == b)
                 .count();
-            crate::harness::features::note("planted_prefix", n as u64);
+            crate::books::features::note("planted_prefix", n as u64);
             // One branch per byte, so that coverage-guided engines (which
             // see edges, not our features) climb the magic byte by byte.
             if data.first() == Some(&b'R')

@@ -1,7 +1,7 @@
 //! `ssagen`: generate, validate (must be valid and feasible), print, parse,
 //! compare (must be equal).
 
-use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::judging::failure::{Failure, Oracle, Signature};
 use allocator::ir::text::{parse, print};
 use allocator::Case;
 use ssagen::feasibility::{self, Unfit};
@@ -50,7 +50,7 @@ pub fn check_case(case: &Case) -> Result<(), Failure> {
 
 /// Features of a generated case: its size, machine and what its operands use.
 pub fn note_case(case: &allocator::Case) {
-    use crate::harness::features::{note, note_bucket};
+    use crate::books::features::{note, note_bucket};
     let f = &case.func;
     note_bucket("blocks", f.num_blocks() as u64);
     note_bucket("insts", f.num_insts() as u64);

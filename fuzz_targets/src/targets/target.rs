@@ -3,9 +3,9 @@
 //! with the helpers every body shares. The list of targets is the parent
 //! module's.
 
-use crate::harness::context::Context;
-use crate::harness::failure::Failure;
+use crate::books::context::Context;
 use crate::harness::narrowing::Narrowing;
+use crate::judging::failure::Failure;
 use crate::registry::{self, Profile, DEFAULT};
 use allocator::Case;
 use arbitrary::Unstructured;
@@ -164,7 +164,7 @@ impl Target {
 
 /// The failure `check` returns, or its panic as a failure.
 fn caught(check: impl FnOnce() -> Result<(), Failure>) -> Option<Failure> {
-    match crate::harness::panics::catch(check) {
+    match crate::judging::panics::catch(check) {
         Ok(r) => r.err(),
         Err(msg) => Some(Failure::panic(&msg)),
     }

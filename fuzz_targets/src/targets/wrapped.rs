@@ -4,7 +4,7 @@
 //! named for (OSS-Fuzz copies the one binary under each target's name).
 
 use super::target::Target;
-use crate::harness::context::Context;
+use crate::books::context::Context;
 use crate::harness::narrowing::Narrowing;
 use std::sync::OnceLock;
 
@@ -57,7 +57,7 @@ pub fn run_wrapped(data: &[u8]) {
 /// (libFuzzer's `fuzz_mutator!`): when `data` is the text of a case (a
 /// `.ra` seed) and the wrapper's target takes cases, three times in four
 /// the text of the case mutated by 1 to 3 edits
-/// ([`crate::harness::mutate`]), drawn from `seed` alone; `None` when the
+/// ([`crate::edit::mutate`]), drawn from `seed` alone; `None` when the
 /// engine's own byte mutation should run instead (or the mutant is longer
 /// than `max_size`).
 pub fn mutate_wrapped(data: &[u8], max_size: usize, seed: u32) -> Option<Vec<u8>> {
@@ -72,7 +72,7 @@ pub fn mutate_wrapped(data: &[u8], max_size: usize, seed: u32) -> Option<Vec<u8>
         .narrowed(&Narrowing::from_env().ok()?)
         .config()?;
     let steps = rng.gen_range(1..=3);
-    let mutant = crate::harness::mutate::mutate(&case, &config, steps, &mut rng);
+    let mutant = crate::edit::mutate::mutate(&case, &config, steps, &mut rng);
     let text = allocator::ir::text::print(&mutant).into_bytes();
     (text.len() <= max_size).then_some(text)
 }

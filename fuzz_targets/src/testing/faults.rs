@@ -61,7 +61,7 @@
 //!   each, when an instruction uses one vreg four times or more (a `slow`
 //!   finding on large cases).
 
-use crate::harness::draft::Draft;
+use crate::edit::draft::Draft;
 use allocator::linear_scan::LinearScan;
 use allocator::{
     AllocError, Allocation, Allocator, Function, Inst, InstPosition, MachineEnv, Operand,

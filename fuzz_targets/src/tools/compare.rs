@@ -1,6 +1,6 @@
 //! `rafuzz compare --allocator A --allocator B`: whether B allocates better
 //! or worse than A on the same cases, by the loop-weighted cost of
-//! [`crate::harness::quality::Quality`] (the one definition every quality figure
+//! [`crate::books::quality::Quality`] (the one definition every quality figure
 //! uses), and how much slower. Both oracles judge every allocation; a case
 //! either allocator refuses or gets wrong is counted apart, never compared.
 //!
@@ -11,9 +11,9 @@
 //! at least half its excess over A (ratio `1 + (r - 1) / 2`), so a quality
 //! regression arrives as a small case, as a crash does.
 
-use crate::harness::context::Context;
-use crate::harness::judge::{allocate_and_judge, Oracles};
-use crate::harness::quality::Quality;
+use crate::books::context::Context;
+use crate::books::quality::Quality;
+use crate::judging::judge::{allocate_and_judge, Oracles};
 use allocator::{Allocator, Case};
 use std::fmt::Write as _;
 use std::io::Write;

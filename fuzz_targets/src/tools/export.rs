@@ -141,7 +141,7 @@ pub fn rust_test(case: &Case, about: &About) -> String {
         ra2::Algorithm::Ion => "regalloc2_ion",
         ra2::Algorithm::Fastalloc => "regalloc2_fastalloc",
     };
-    match crate::harness::judge::proof_of_feasibility(refuser, case) {
+    match crate::judging::judge::proof_of_feasibility(refuser, case) {
         Some((by, out)) => {
             let out = crate::outside::ra2::adapt::output(&case.func, &out);
             let _ = writeln!(

@@ -129,7 +129,7 @@ pub fn measure(allocators: &[&dyn Allocator], opts: &Options) -> Vec<Series> {
 }
 
 fn point(a: &dyn Allocator, case: &Case, repeat: usize) -> Option<Point> {
-    let run = || crate::harness::panics::catch(|| a.run(&case.func, &case.machine));
+    let run = || crate::judging::panics::catch(|| a.run(&case.func, &case.machine));
     let (first, peak) = crate::harness::heap::peak_during(run);
     if !matches!(first, Ok(Ok(_))) {
         return None;

@@ -6,8 +6,8 @@
 //! accepts, never the reverse.
 
 use super::adapt;
-use crate::harness::context::{bump, VerdictCounts};
-use crate::harness::failure::{Failure, Oracle, Signature};
+use crate::books::context::{bump, VerdictCounts};
+use crate::judging::failure::{Failure, Oracle, Signature};
 use allocator::ir::validate::Site;
 use allocator::{Case, OperandConstraint, OperandPos, Output};
 use checker::ErrorKind;
@@ -90,7 +90,7 @@ pub fn theirs(case: &Case, out: &Output) -> Result<(), (String, usize)> {
     let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
     let env = adapt::machine(&case.machine);
     let ra2_out = adapt::output(&case.func, out);
-    let r = crate::harness::panics::catch(|| {
+    let r = crate::judging::panics::catch(|| {
         let mut c = ra2::checker::Checker::new(&adapted, &env);
         c.prepare(&ra2_out);
         c.run().map_err(|e| format!("{e:?}"))

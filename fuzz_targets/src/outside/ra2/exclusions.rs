@@ -25,7 +25,7 @@ use allocator::{
 };
 use regalloc2::Algorithm;
 
-pub use crate::harness::refusals::Kind;
+pub use crate::judging::refusals::Kind;
 use crate::registry::entry::FalseRefusal;
 
 /// A known bug of ion (docs/regalloc2.md): it gives up with

@@ -15,7 +15,7 @@
 //! `tests/regressions/regalloc_rs/` that a test shows excluded for exactly
 //! its reason (and, for a known bug, failing when run anyway).
 
-use crate::harness::refusals::Kind;
+use crate::judging::refusals::Kind;
 use allocator::{Function, MachineEnv, OperandConstraint, OperandKind, OperandPos, PRegRole};
 
 /// One combination the adapter does not hand to the crate.

@@ -20,8 +20,8 @@ pub mod lift;
 pub mod lower;
 pub mod profile;
 
-use crate::harness::oracle_budget::{MAX_STEPS, PATHS};
-use crate::harness::refusals::Kind;
+use crate::judging::oracle_budget::{MAX_STEPS, PATHS};
+use crate::judging::refusals::Kind;
 use crate::registry::entry::{Build, Entry, Family, Settings};
 use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
 use regalloc as rr;

@@ -9,7 +9,7 @@
 //! first, then halves, quarters, down to single items (delta debugging).
 //! Every candidate is repaired into SSA, renumbered, and must be valid and
 //! feasible before the predicate sees it; an accepted candidate is strictly
-//! smaller ([`crate::harness::draft::Cost`]), so reduction ends. Candidates of one chunk
+//! smaller ([`crate::edit::draft::Cost`]), so reduction ends. Candidates of one chunk
 //! size are tried on every core at once, and the first one (in order) that
 //! the predicate keeps wins, so the result does not depend on the number of
 //! threads.
@@ -24,9 +24,9 @@ pub mod passes;
 pub mod predicate;
 pub mod report;
 
-use crate::harness::context::Context;
-use crate::harness::draft::Draft;
-use crate::harness::failure::{Failure, Signature};
+use crate::books::context::Context;
+use crate::edit::draft::Draft;
+use crate::judging::failure::{Failure, Signature};
 use crate::targets::Target;
 use allocator::Case;
 use passes::Pass;

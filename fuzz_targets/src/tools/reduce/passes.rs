@@ -3,7 +3,7 @@
 //! candidate by removing or weakening a contiguous range of them, so the
 //! driver can try big ranges first and halve them, as delta debugging does.
 
-use crate::harness::draft::{Draft, DraftInst};
+use crate::edit::draft::{Draft, DraftInst};
 use allocator::{Opcode, OperandConstraint, OperandKind, OperandPos, PRegRole, VReg};
 use std::ops::Range;
 

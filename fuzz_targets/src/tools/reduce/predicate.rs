@@ -3,8 +3,8 @@
 //! outside command that says yes or no.
 
 use super::{reduce_case, Input, Options, Outcome};
-use crate::harness::context::Context;
-use crate::harness::failure::{Oracle, Signature};
+use crate::books::context::Context;
+use crate::judging::failure::{Oracle, Signature};
 use allocator::{Allocator, Case};
 use std::path::Path;
 
@@ -13,7 +13,7 @@ pub enum ReduceBy {
     /// The failure signature of a fuzz target.
     Target(String),
     /// An allocator judged by one or both oracles.
-    Allocator(String, crate::harness::judge::Oracles),
+    Allocator(String, crate::judging::judge::Oracles),
     /// An outside command that gets the candidate's path and exits 0 to
     /// keep it.
     Predicate(String),
@@ -49,13 +49,13 @@ fn outside_predicate(cmd: &str, dir: &Path, case: &Case) -> bool {
 /// finding under `--no-suppress`), keeping that failure's signature.
 pub fn reduce_for_allocator(
     a: &dyn Allocator,
-    oracles: crate::harness::judge::Oracles,
+    oracles: crate::judging::judge::Oracles,
     case: Box<Case>,
     settings: crate::registry::Settings,
     opts: &Options,
 ) -> Result<Outcome, String> {
     let ctx = Context::with_settings(settings);
-    let judge = |c: &Case| crate::harness::judge::allocate_and_judge(a, c, oracles, &ctx).err();
+    let judge = |c: &Case| crate::judging::judge::allocate_and_judge(a, c, oracles, &ctx).err();
     let Some(f) = judge(&case) else {
         return Err(format!("{}'s allocation of the case passes", a.name()));
     };
@@ -121,7 +121,7 @@ fn best_time(a: &dyn Allocator, case: &Case) -> (f64, std::time::Duration) {
     let best = (0..3)
         .map(|_| {
             let t = std::time::Instant::now();
-            let _ = crate::harness::panics::catch(|| a.run(&case.func, &case.machine));
+            let _ = crate::judging::panics::catch(|| a.run(&case.func, &case.machine));
             t.elapsed()
         })
         .min()

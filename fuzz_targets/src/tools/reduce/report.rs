@@ -71,7 +71,7 @@ pub fn write_reduced(
                 allocator::ir::text::print(c)
             );
             let _ = std::fs::write(path, text);
-            if o.signature.oracle == crate::harness::failure::Oracle::RefusedFeasible {
+            if o.signature.oracle == crate::judging::failure::Oracle::RefusedFeasible {
                 write_proof(o, c, path);
             }
             path.to_path_buf()
@@ -112,7 +112,7 @@ pub fn regression_header(o: &Outcome, by: &ReduceBy, target: &str) -> String {
 /// `<path less .ra>.proof.ra`.
 fn write_proof(o: &Outcome, c: &allocator::Case, path: &Path) {
     let refuser = o.signature.allocator.unwrap_or("");
-    if let Some((by, out)) = crate::harness::judge::proof_of_feasibility(refuser, c) {
+    if let Some((by, out)) = crate::judging::judge::proof_of_feasibility(refuser, c) {
         let mut proof = c.clone();
         proof.output = Some(out);
         let text = format!(

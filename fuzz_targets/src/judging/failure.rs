@@ -180,7 +180,7 @@ impl Failure {
         }
     }
 
-    /// A panic of the target's own code, from [`crate::harness::panics::catch`].
+    /// A panic of the target's own code, from [`crate::judging::panics::catch`].
     pub fn panic(message: &str) -> Failure {
         Failure::new(Signature::new(None, Oracle::Panic, message), message)
     }

@@ -2,13 +2,13 @@
 //! the step every allocator target, the reducer and `rafuzz reduce
 //! --allocator` share, so that they all name failures the same way.
 
-use crate::harness::context::Context;
-use crate::harness::failure::{Failure, Oracle, Signature};
-use crate::harness::refusals::Refused;
+use crate::books::context::Context;
+use crate::judging::failure::{Failure, Oracle, Signature};
+use crate::judging::refusals::Refused;
 use allocator::{AllocError, Allocator, Case, Output};
 use checker::interp;
 
-pub use crate::harness::oracle_budget::{MAX_STEPS, PATHS};
+pub use crate::judging::oracle_budget::{MAX_STEPS, PATHS};
 
 /// Which oracles judge an allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub fn allocate_and_judge_refusal(
 ) -> Result<Result<Output, Refused>, Failure> {
     let name = a.name();
     let start = std::time::Instant::now();
-    let run = crate::harness::panics::catch(|| a.run(&case.func, &case.machine));
+    let run = crate::judging::panics::catch(|| a.run(&case.func, &case.machine));
     if let (Some(rule), Ok(Ok(_))) = (&ctx.slow, &run) {
         slow(a, case, rule, start.elapsed(), ctx)?;
     }
@@ -143,7 +143,7 @@ pub fn proof_of_feasibility(refuser: &str, case: &Case) -> Option<(&'static str,
         .filter(|e| e.family == crate::registry::Family::Ours && e.name != refuser)
         .find_map(|e| {
             let a = e.allocator();
-            let out = crate::harness::panics::catch(|| a.run(&case.func, &case.machine))
+            let out = crate::judging::panics::catch(|| a.run(&case.func, &case.machine))
                 .ok()?
                 .ok()?;
             judge(a.name(), case, &out, Oracles::Both, &quiet).ok()?;
@@ -177,7 +177,7 @@ fn refused_feasible(name: &'static str, why: &str, by: &str, case: &Case, out: O
 fn slow(
     a: &dyn Allocator,
     case: &Case,
-    rule: &crate::harness::slow::SlowRule,
+    rule: &crate::books::slow::SlowRule,
     first: std::time::Duration,
     ctx: &Context,
 ) -> Result<(), Failure> {
@@ -187,7 +187,7 @@ fn slow(
         return Ok(());
     };
     let start = std::time::Instant::now();
-    let _ = crate::harness::panics::catch(|| a.run(&case.func, &case.machine));
+    let _ = crate::judging::panics::catch(|| a.run(&case.func, &case.machine));
     let again = start.elapsed();
     let per_inst = |t: std::time::Duration| t.as_nanos() as f64 / insts.max(1) as f64;
     let limit = rule.ratio * base.median_ns_per_inst;

@@ -15,7 +15,7 @@
 //! profile is a case the profile's allocator takes and must allocate, and
 //! a seed from outside (a real function) is never taken further out.
 
-use crate::harness::draft::{Draft, DraftInst};
+use crate::edit::draft::{Draft, DraftInst};
 use allocator::{
     Case, MachineEnv, Opcode, Operand, OperandConstraint, OperandKind, OperandPos, PReg, RegClass,
     VReg,
@@ -365,7 +365,7 @@ fn split_block(d: &mut Draft, rng: &mut impl Rng) -> bool {
     });
     d.blocks.insert(
         new,
-        crate::harness::draft::DraftBlock {
+        crate::edit::draft::DraftBlock {
             params: Vec::new(),
             insts: rest,
         },

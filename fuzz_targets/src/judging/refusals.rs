@@ -106,7 +106,7 @@ impl RefusalBook {
     }
 
     /// The book as `refused ALLOCATOR KIND COUNT REASON` lines (see
-    /// [`crate::harness::context::Context::export`]).
+    /// [`crate::books::context::Context::export`]).
     pub fn export(&self) -> String {
         let counts = self.counts.lock().unwrap();
         let mut s = String::new();

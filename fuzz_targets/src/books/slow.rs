@@ -1,7 +1,7 @@
 //! Slow cases as findings: per allocator and size (instructions, by power
 //! of two), the time per instruction of the last cases it allocated; a run
 //! far above the median of its size, and long enough to be measured well,
-//! is a suspect, which [`crate::harness::judge`] re-runs before it reports it.
+//! is a suspect, which [`crate::judging::judge`] re-runs before it reports it.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;

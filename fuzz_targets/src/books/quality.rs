@@ -13,7 +13,7 @@ use std::sync::Mutex;
 pub struct Quality {
     pub cases: u64,
     pub unsupported: u64,
-    /// Refused as a known bug (see [`crate::harness::refusals`]).
+    /// Refused as a known bug (see [`crate::judging::refusals`]).
     pub suppressed: u64,
     pub moves: u64,
     pub spills: u64,
@@ -26,8 +26,8 @@ pub struct Quality {
 
 impl Quality {
     /// One refused case.
-    pub fn refused(why: crate::harness::refusals::Refused) -> Quality {
-        let suppressed = why == crate::harness::refusals::Refused::Suppressed;
+    pub fn refused(why: crate::judging::refusals::Refused) -> Quality {
+        let suppressed = why == crate::judging::refusals::Refused::Suppressed;
         Quality {
             unsupported: u64::from(!suppressed),
             suppressed: u64::from(suppressed),
@@ -127,7 +127,7 @@ impl QualityBook {
     }
 
     /// The book as `quality all|common NAME FIELDS...` lines (see
-    /// [`crate::harness::context::Context::export`]).
+    /// [`crate::books::context::Context::export`]).
     pub fn export(&self) -> String {
         let mut s = String::new();
         for (table, book) in [("all", &self.all), ("common", &self.common)] {

@@ -4,9 +4,9 @@
 //! to every check, so that two campaigns in one process never mix their
 //! figures and a test can read exactly what its own run counted.
 
-use crate::harness::quality::QualityBook;
-use crate::harness::refusals::RefusalBook;
-use crate::harness::slow::{SlowRule, TimingBook};
+use crate::books::quality::QualityBook;
+use crate::books::slow::{SlowRule, TimingBook};
+use crate::judging::refusals::RefusalBook;
 use crate::registry::Settings;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -181,7 +181,7 @@ impl VerdictCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::quality::Quality;
+    use crate::books::quality::Quality;
 
     #[test]
     fn exported_counters_add_up_in_another_context() {
