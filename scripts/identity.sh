@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Byte-identity snapshot for refactors that must not change behaviour:
 # `rafuzz gen`, `alloc` (every allocator) and `check` over seeds 0-199 and
-# 20 larger cases, `validate` on the invalid cases, `check` on the
-# regressions, `run` on every target's seed corpus and `gen --stats`.
+# 20 larger cases, `gen` over seeds 0-59 of every profile (with and without
+# --swarm), `validate` on the invalid cases, `check` on the regressions, `run`
+# on every target's seed corpus and `gen --stats`.
 #   scripts/identity.sh RAFUZZ OUT_DIR
 # Build rafuzz before and after the change, snapshot both, then
 # `diff -r BEFORE AFTER`: only the `ns/inst` timing line of stats.txt may differ.
@@ -27,6 +28,16 @@ for a in $($rafuzz list | sed -n '/^allocators:/,/^targets:/p' | sed '1d;$d'); d
         sed '/^rc=/d' "$out/alloc/$a/$b.ra" > "$tmp/alloc.ra"
         (cd "$tmp" && $rafuzz check alloc.ra) > "$out/alloc/$a/$b.check" 2>&1
         echo "rc=$?" >> "$out/alloc/$a/$b.check"
+    done
+done
+# Every profile, as `--profile`'s error message lists them.
+profiles=$($rafuzz gen --profile ' ' 2>&1 | sed -n 's/.*(profiles: \(.*\)).*/\1/p' | tr -d ',')
+[ -n "$profiles" ] || { echo "identity.sh: no profile list from rafuzz" >&2; exit 2; }
+for p in $profiles; do
+    mkdir -p "$out/profiles/$p"
+    for s in $(seq 0 59); do
+        $rafuzz gen --profile "$p" --seed "$s" > "$out/profiles/$p/$s.ra" 2>&1
+        $rafuzz gen --profile "$p" --swarm --seed "$s" > "$out/profiles/$p/swarm-$s.ra" 2>&1
     done
 done
 (cd "$root" && $rafuzz validate tests/cases/invalid/*.ra) > "$out/invalid.txt" 2>&1; echo "rc=$?" >> "$out/invalid.txt"

@@ -6,6 +6,9 @@
 # corpus and options must land in $OUT and run.
 #
 #   scripts/oss-fuzz/test-build.sh [oss-fuzz|clusterfuzzlite]...   (default: both)
+#   TEST_BUILD_DIR=DIR scripts/oss-fuzz/test-build.sh oss-fuzz     (one service: keeps
+#       DIR/src/rafuzz and DIR/out, so that CI runs its libFuzzer stages in that
+#       clone, on the build just made)
 #
 # OSS-Fuzz builds the image from projects/rafuzz/ of its own repository (the
 # three files of scripts/oss-fuzz/), so the source is a `git clone`, emulated
@@ -88,7 +91,7 @@ check_out() {
 
 status=0
 for service in "${services[@]}"; do
-    tmp=$(mktemp -d)
+    tmp=${TEST_BUILD_DIR:-$(mktemp -d)}
     export SRC=$tmp/src OUT=$tmp/out WORK=$tmp/work
     mkdir -p "$SRC" "$OUT" "$WORK"
     case $service in
@@ -111,6 +114,6 @@ for service in "${services[@]}"; do
     else
         status=1
     fi
-    rm -rf "$tmp"
+    [ -n "${TEST_BUILD_DIR:-}" ] || rm -rf "$tmp"
 done
 exit $status
