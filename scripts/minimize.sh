@@ -52,7 +52,13 @@ else
     rm -f "$stamp.log"
     echo "tmin: $(wc -c <"$crash") -> $(wc -c <"$min") bytes: $min"
 fi
-cargo build --release -q -p fuzz_targets --bin rafuzz
+# RAFUZZ: a rafuzz binary to reduce with (CI passes its own); otherwise
+# the release build, made here.
+rafuzz=${RAFUZZ:-}
+if [ -z "$rafuzz" ]; then
+    cargo build --release -q -p fuzz_targets --bin rafuzz
+    rafuzz=${CARGO_TARGET_DIR:-$root/target}/release/rafuzz
+fi
 status=0
-./target/release/rafuzz reduce --target "$target" --time "$secs" "$min" || status=$?
+"$rafuzz" reduce --target "$target" --time "$secs" "$min" || status=$?
 exit $status
