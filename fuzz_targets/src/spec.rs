@@ -63,12 +63,8 @@ impl CaseSpec {
             profile: std::env::var("RAFUZZ_PROFILE")
                 .ok()
                 .filter(|p| !p.is_empty()),
-            without: std::env::var("RAFUZZ_WITHOUT")
-                .ok()
-                .into_iter()
-                .flat_map(|w| w.split(',').map(str::to_string).collect::<Vec<_>>())
-                .filter(|w| !w.trim().is_empty())
-                .collect(),
+            // Split into names when resolved, as `--without A,B` is.
+            without: std::env::var("RAFUZZ_WITHOUT").ok().into_iter().collect(),
             no_suppress: on("RAFUZZ_NO_SUPPRESS"),
             swarm: on("RAFUZZ_SWARM"),
         }

@@ -332,7 +332,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "OUT.svg")]
     pub plot: Option<PathBuf>,
     /// How long an outside program may take over one case.
-    #[arg(long, value_name = "MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MS", default_value_t = crate::spec::DEFAULT_CMD_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub cmd_timeout: u64,
 }
 

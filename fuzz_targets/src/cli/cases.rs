@@ -148,7 +148,17 @@ pub(super) fn load_case(
     err: &mut dyn Write,
 ) -> Result<(allocator::Case, allocator::ir::text::SourceMap), Exit> {
     let src = read_file(path, err).ok_or(Exit::Internal)?;
-    parse_and_validate(&src).map_err(|diags| {
+    parse_case(path, &src, err)
+}
+
+/// Parses and validates the text `src` of the file `path`, as
+/// [`load_case`] does.
+pub(super) fn parse_case(
+    path: &Path,
+    src: &[u8],
+    err: &mut dyn Write,
+) -> Result<(allocator::Case, allocator::ir::text::SourceMap), Exit> {
+    parse_and_validate(src).map_err(|diags| {
         for d in diags {
             let _ = writeln!(err, "{}:{d}", path.display());
         }

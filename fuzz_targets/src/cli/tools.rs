@@ -318,7 +318,7 @@ pub fn export(
         let Some(src) = read_file(file, io.err) else {
             return Ok(Exit::Internal);
         };
-        let (case, _) = match load_case(file, io.err) {
+        let (case, _) = match super::cases::parse_case(file, &src, io.err) {
             Ok(x) => x,
             Err(exit) => return Ok(exit),
         };

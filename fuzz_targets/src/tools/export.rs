@@ -25,18 +25,35 @@ pub struct About<'a> {
     pub what: &'a str,
     /// Where the case comes from.
     pub source: &'a str,
-    pub algorithm: ra2::Algorithm,
+    pub algorithm: &'static Algorithm,
 }
+
+/// One of regalloc2's algorithms as the registry and regalloc2 name it.
+pub struct Algorithm {
+    /// The registry's allocator that runs it.
+    pub allocator: &'static str,
+    /// Its variant's name in `regalloc2::Algorithm`.
+    pub variant: &'static str,
+}
+
+/// Both of regalloc2's algorithms.
+pub static ALGORITHMS: [Algorithm; 2] = [
+    Algorithm {
+        allocator: "regalloc2_ion",
+        variant: "Ion",
+    },
+    Algorithm {
+        allocator: "regalloc2_fastalloc",
+        variant: "Fastalloc",
+    },
+];
 
 /// The reproducer of `case` under `about.algorithm`, as Rust source.
 pub fn rust_test(case: &Case, about: &About) -> String {
     let f = Adapted::new(&case.func, &case.machine.slots);
     let env = machine(&case.machine);
     let mut s = String::new();
-    let algorithm = match about.algorithm {
-        ra2::Algorithm::Ion => "Ion",
-        ra2::Algorithm::Fastalloc => "Fastalloc",
-    };
+    let algorithm = about.algorithm.variant;
     let _ = writeln!(
         s,
         "//! regalloc2 0.15.2, {algorithm}: `{}`.\n//!",
@@ -137,11 +154,7 @@ pub fn rust_test(case: &Case, about: &About) -> String {
         "        fixed_stack_slots: vec![{}],\n    }}\n}}\n",
         fixed.join(", ")
     );
-    let refuser = match about.algorithm {
-        ra2::Algorithm::Ion => "regalloc2_ion",
-        ra2::Algorithm::Fastalloc => "regalloc2_fastalloc",
-    };
-    match crate::judging::judge::proof_of_feasibility(refuser, case) {
+    match crate::judging::judge::proof_of_feasibility(about.algorithm.allocator, case) {
         Some((by, out)) => {
             let out = crate::outside::ra2::adapt::output(&case.func, &out);
             let _ = writeln!(
@@ -204,12 +217,8 @@ pub fn about_of(src: &str) -> String {
 }
 
 /// The regalloc2 algorithm the registry's allocator `name` runs.
-pub fn algorithm_of(name: &str) -> Option<ra2::Algorithm> {
-    match name {
-        "regalloc2_ion" => Some(ra2::Algorithm::Ion),
-        "regalloc2_fastalloc" => Some(ra2::Algorithm::Fastalloc),
-        _ => None,
-    }
+pub fn algorithm_of(name: &str) -> Option<&'static Algorithm> {
+    ALGORITHMS.iter().find(|a| a.allocator == name)
 }
 
 fn wrap(text: &str, width: usize) -> Vec<String> {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 pub const NAME: &str = "cmd";
 
 /// How long the program may take over one case unless told otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(crate::spec::DEFAULT_CMD_TIMEOUT_MS);
 
 /// Lines of the program's stderr kept for a crash report.
 const STDERR_LINES: usize = 10;
