@@ -48,6 +48,11 @@ pub fn ra_files(dir: impl AsRef<Path>) -> Vec<PathBuf> {
     files
 }
 
+/// The hand-written cases of `tests/cases/<sub>/`.
+pub fn hand_written(sub: &str) -> Vec<PathBuf> {
+    ra_files(format!("tests/cases/{sub}"))
+}
+
 /// The valid case in the file at `path`; panics with `FILE: LINE:COL:
 /// message` when it does not read or validate.
 pub fn read_case(path: &Path) -> Case {

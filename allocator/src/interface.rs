@@ -61,3 +61,23 @@ pub trait Allocator: Send + Sync {
         self.run(func, env).map(|o| (o, Vec::new()))
     }
 }
+
+/// A borrowed allocator is one too, so that a harness can hold a static
+/// allocator and one built for its settings alike (`Arc<dyn Allocator>`).
+impl<A: Allocator + ?Sized> Allocator for &A {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn run(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        (**self).run(func, env)
+    }
+
+    fn run_with_counters(
+        &self,
+        func: &Function,
+        env: &MachineEnv,
+    ) -> Result<(Output, Counters), AllocError> {
+        (**self).run_with_counters(func, env)
+    }
+}

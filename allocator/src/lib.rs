@@ -37,3 +37,4 @@ pub use ir::index::{
 pub use ir::machine::{MachineEnv, PRegRole, SlotGeometry};
 pub use ir::operand::{Operand, OperandConstraint, OperandKind, OperandPos};
 pub use ir::output::{Allocation, Move, Output, Stats};
+pub use ir::per_class::PerClass;

@@ -137,7 +137,7 @@ impl MoveResolver {
             let m = self.moves[0];
             let is_mem = |a: Allocation| match a {
                 Allocation::Stack(_) => true,
-                Allocation::Reg(r) => ctx.env.fixed_stack[r.class().index()].contains(&r),
+                Allocation::Reg(r) => ctx.env.fixed_stack[r.class()].contains(&r),
                 Allocation::None => false,
             };
             if !(is_mem(m.from) && is_mem(m.to)) {
@@ -204,7 +204,7 @@ impl MoveResolver {
     /// when the set has none.
     fn find_doomed(&mut self, ctx: &MoveContext) {
         self.doomed = PRegSet::empty();
-        let fixed_stack = |r: PReg| ctx.env.fixed_stack[r.class().index()].contains(&r);
+        let fixed_stack = |r: PReg| ctx.env.fixed_stack[r.class()].contains(&r);
         let is_mem = |a: Allocation| match a {
             Allocation::Stack(_) => true,
             Allocation::Reg(r) => fixed_stack(r),
@@ -389,7 +389,7 @@ impl MoveResolver {
         }
         let alloc = || router.env.allocatable(class);
         let another_allocatable = |r: PReg| alloc().any(|x| x != r);
-        if let Some(s) = router.env.scratch[class.index()] {
+        if let Some(s) = router.env.scratch[class] {
             stats.scratch_dedicated += 1;
             return (Allocation::Reg(s), None);
         }
@@ -477,7 +477,7 @@ impl Router<'_> {
                 to,
             });
         };
-        if let Some(s) = self.env.scratch[class.index()].filter(|&s| Some(s) != live_t) {
+        if let Some(s) = self.env.scratch[class].filter(|&s| Some(s) != live_t) {
             return via(s, out);
         }
         if let Some(r) = self.spare_reg(class, live_t) {

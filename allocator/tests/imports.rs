@@ -248,7 +248,14 @@ fn reexports(m: &Module) -> BTreeMap<String, Vec<String>> {
     map
 }
 
-fn check_crate(src: &Path) -> Vec<String> {
+/// Every file module of the crate under `src`, and the modules each one
+/// imports.
+type Graph = (
+    BTreeSet<Vec<String>>,
+    BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+);
+
+fn import_graph(src: &Path) -> Graph {
     let mods = modules(src);
     let files: BTreeSet<Vec<String>> = mods.iter().map(|m| m.path.clone()).collect();
     let exports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = mods
@@ -286,6 +293,11 @@ fn check_crate(src: &Path) -> Vec<String> {
             }
         }
     }
+    (files, edges)
+}
+
+fn check_crate(src: &Path) -> Vec<String> {
+    let (files, edges) = import_graph(src);
     // Every cycle shows as a back edge of a depth-first search.
     let mut cycles = Vec::new();
     let mut state: BTreeMap<Vec<String>, u8> = BTreeMap::new();
@@ -337,6 +349,97 @@ fn no_module_imports_itself_back() {
         }
     }
     assert!(all.is_empty(), "circular imports:\n{}", all.join("\n"));
+}
+
+/// The floors of `fuzz_targets`, lowest first, each a list of module
+/// paths (a path covers the modules under it; the longest that matches
+/// decides). A module imports only from its own floor or lower ones: the
+/// vocabulary, a campaign's books, the allocators (ours are a crate
+/// below; the adapters and the planted faults here), the registry that
+/// composes them, judging with the registry's knowledge, the spec resolved
+/// over the registry's profiles, the targets, the tools and engine over
+/// them, and the command line on top.
+const FUZZ_TARGETS_FLOORS: [&[&str]; 9] = [
+    &[
+        "spec",
+        "registry::entry",
+        "judging",
+        "harness",
+        "books",
+        "edit",
+    ],
+    &["books::context"],
+    &["outside", "testing"],
+    &["registry"],
+    &["judging::judge"],
+    &["harness::narrowing"],
+    &["targets"],
+    &["tools", "engine"],
+    &["cli", ""],
+];
+
+/// The floor of `module` among `floors`: the index of the longest
+/// matching path.
+fn floor_of(module: &[String], floors: &[&[&str]]) -> Option<usize> {
+    let covers = |path: &str| {
+        let p: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+        module.len() >= p.len() && module.iter().zip(&p).all(|(a, b)| a == b)
+    };
+    floors
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| f.iter().map(move |p| (i, p)))
+        .filter(|(_, p)| covers(p))
+        .max_by_key(|(_, p)| p.split("::").filter(|s| !s.is_empty()).count())
+        .map(|(i, _)| i)
+}
+
+/// Each import of the crate under `src` that runs from a floor up to a
+/// higher one, and each module no floor covers.
+fn upward_imports(src: &Path, floors: &[&[&str]]) -> Vec<String> {
+    let (files, edges) = import_graph(src);
+    let mut bad = Vec::new();
+    for f in &files {
+        let Some(from) = floor_of(f, floors) else {
+            bad.push(format!("{} is on no floor", f.join("::")));
+            continue;
+        };
+        for t in edges.get(f).into_iter().flatten() {
+            if floor_of(t, floors).is_some_and(|to| to > from) {
+                bad.push(format!("{} -> {}", f.join("::"), t.join("::")));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn fuzz_targets_imports_only_downward() {
+    let bad = upward_imports(
+        &workspace().join("fuzz_targets").join("src"),
+        &FUZZ_TARGETS_FLOORS,
+    );
+    assert!(bad.is_empty(), "imports that run up:\n{}", bad.join("\n"));
+}
+
+/// An import to the floor below passes, one to the floor above is found,
+/// and the longest path decides a module's floor.
+#[test]
+fn an_upward_import_is_found() {
+    let dir = std::env::temp_dir().join(format!("imports-floors-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("low")).unwrap();
+    let write = |f: &str, s: &str| std::fs::write(dir.join(f), s).unwrap();
+    let floors: [&[&str]; 3] = [&["low", ""], &["low::raised"], &["high"]];
+    write("lib.rs", "pub mod high;\npub mod low;\n");
+    write("low/mod.rs", "pub mod base;\npub mod raised;\n");
+    write("low/base.rs", "pub struct B;\n");
+    write("low/raised.rs", "use crate::low::base::B;\n");
+    write("high.rs", "use crate::low::raised;\n");
+    assert_eq!(upward_imports(&dir, &floors), Vec::<String>::new());
+    write("low/base.rs", "use super::raised;\npub struct B;\n");
+    let bad = upward_imports(&dir, &floors);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(bad, ["low::base -> low::raised"]);
 }
 
 #[test]

@@ -12,3 +12,15 @@ pub mod moves;
 pub mod symbolic;
 
 pub use symbolic::{check, CheckError, Checker, ErrorKind};
+
+/// [`check`] both ways, dense liveness rows and sparse sets, panicking
+/// when they disagree ([`Checker::check_both_ways`]): what a test that
+/// judges allocations calls, so that the path only huge functions take is
+/// tried on every case.
+pub fn check_both_ways(
+    f: &allocator::Function,
+    env: &allocator::MachineEnv,
+    out: &allocator::Output,
+) -> Vec<CheckError> {
+    Checker::default().check_both_ways(f, env, out)
+}

@@ -6,20 +6,9 @@ use allocator::ir::text::parse_and_validate;
 use allocator::{Allocation, Allocator, Inst, Move, PReg, ProgPoint, RegClass};
 use checker::interp;
 use rand::{Rng, SeedableRng};
-use std::path::PathBuf;
 
-/// The checker both ways, dense liveness and sparse ([`checker::Checker::check_both_ways`]).
-fn check(
-    f: &allocator::Function,
-    env: &allocator::MachineEnv,
-    out: &allocator::Output,
-) -> Vec<checker::CheckError> {
-    checker::Checker::default().check_both_ways(f, env, out)
-}
-
-fn files(sub: &str) -> Vec<PathBuf> {
-    allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
-}
+use allocator::fixtures::hand_written as files;
+use checker::check_both_ways as check;
 
 #[test]
 fn hand_written_allocations_pass_both_oracles() {

@@ -206,9 +206,9 @@ fn main() {
         own_checker: false,
         ..Settings::default()
     };
-    let all = fuzz_targets::registry::allocators(&settings);
-    let by_name =
-        |n: &str| fuzz_targets::registry::allocator_by_name(n, &settings).expect("registered");
+    let fuzzed = fuzz_targets::registry::allocators(&settings);
+    let all: Vec<&dyn Allocator> = fuzzed.iter().map(|a| &**a).collect();
+    let by_name = |n: &str| *all.iter().find(|a| a.name() == n).expect("registered");
     let (bt, ion, ls, gc) = (
         by_name("backtracking"),
         by_name("regalloc2_ion"),
@@ -253,6 +253,7 @@ fn main() {
     // What passive splitting pays: the same allocator without it.
     let nosplit = fuzz_targets::registry::allocator_by_name("coloring_nosplit", &settings)
         .expect("a variant");
+    let nosplit = &*nosplit;
     versus(gc, nosplit, &default);
     versus(gc, nosplit, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");

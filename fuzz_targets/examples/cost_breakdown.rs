@@ -29,7 +29,7 @@ fn main() {
             let depth = allocator::analysis::loops::loop_depths(&case.func);
             let mem = |x: Allocation| match x {
                 Allocation::Stack(_) => true,
-                Allocation::Reg(r) => case.machine.fixed_stack[r.class().index()].contains(&r),
+                Allocation::Reg(r) => case.machine.fixed_stack[r.class()].contains(&r),
                 _ => false,
             };
             for (p, m) in &out.edits {

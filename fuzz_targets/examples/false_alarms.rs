@@ -63,7 +63,7 @@ fn main() {
             .map(move |path| (p, allocator::fixtures::read_case(&path)))
     })
     .collect();
-    let eligible = |profile: &str| -> Vec<&'static dyn allocator::Allocator> {
+    let eligible = |profile: &str| -> Vec<std::sync::Arc<dyn allocator::Allocator>> {
         registry::entries()
             .iter()
             .filter(|e| match e.family {
@@ -107,7 +107,7 @@ fn main() {
                     counts.cases.fetch_add(1, Relaxed);
                     counts.by_numbering[classify(&case.func) as usize].fetch_add(1, Relaxed);
                     let allocators = eligible(profile_name);
-                    let a = allocators[(n as usize / 3) % allocators.len()];
+                    let a = &*allocators[(n as usize / 3) % allocators.len()];
                     judge(a, &case, n, counts, verdicts, &quiet);
                     n += threads;
                 }

@@ -22,7 +22,7 @@ fn main() {
         .collect();
     let count = args.first().copied().unwrap_or(1000);
     let size = args.get(1).copied().unwrap_or(512);
-    let profile = &fuzz_targets::registry::cranelift::X86_64;
+    let profile = &fuzz_targets::outside::cranelift::X86_64;
     let config = (profile.config)();
     let generated: Vec<allocator::Case> = (0..count as u64)
         .map(|s| {

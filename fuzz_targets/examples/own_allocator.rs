@@ -36,6 +36,7 @@ impl Allocator for MyAllocator {
 /// generator's) and how it is had.
 static MINE: Entry = Entry {
     name: "my_allocator",
+    target: "my_allocator_checker",
     family: Family::Ours,
     build: Build::Fixed(&MyAllocator),
     profile: None,
@@ -51,21 +52,9 @@ fn main() {
     // Generate, allocate with MyAllocator, judge with both oracles.
     let target = fuzz_targets::targets::differential::checker_target(&MINE);
     let opts = fuzz_targets::engine::Options {
-        targets: vec![target.clone()],
         time: Some(Duration::from_secs_f64(secs)),
-        runs: None,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        seed: 0,
-        corpus: "corpus".into(),
-        artifacts: "artifacts".into(),
-        keep_going: false,
-        max_len: 8192,
-        progress: Duration::from_secs(10),
-        save_corpus: None,
-        seeds: Vec::new(),
-        cross_check: false,
-        isolation: None,
-        slow: None,
+        ..fuzz_targets::engine::Options::new(vec![target.clone()])
     };
     let report = fuzz_targets::engine::fuzz(&opts, &mut std::io::stderr());
     let execs: u64 = report.rows.iter().map(|r| r.1).sum();

@@ -82,6 +82,11 @@ pub struct RunSpec {
     /// median on cases of their size (`slow` findings).
     #[arg(long)]
     pub no_slow: bool,
+    /// A run is slow at this many times the allocator's median time per
+    /// instruction on cases of its size, or more.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SLOW_RATIO,
+          value_parser = clap::value_parser!(u32).range(2..))]
+    pub slow_ratio: u32,
     /// Add an outside program as allocator `cmd` (it joins
     /// `differential` and gets the `cmd_checker` target).
     #[arg(long = "allocator", value_name = "cmd:PROGRAM ARGS")]
@@ -95,11 +100,15 @@ pub struct RunSpec {
 /// `--cmd-timeout`'s default, in milliseconds.
 pub const DEFAULT_CMD_TIMEOUT_MS: u64 = 5000;
 
+/// `--slow-ratio`'s default.
+pub const DEFAULT_SLOW_RATIO: u32 = 20;
+
 impl Default for RunSpec {
     fn default() -> RunSpec {
         RunSpec {
             cross_check: false,
             no_slow: false,
+            slow_ratio: DEFAULT_SLOW_RATIO,
             program: None,
             cmd_timeout: DEFAULT_CMD_TIMEOUT_MS,
         }
@@ -115,6 +124,9 @@ impl RunSpec {
         }
         if self.no_slow {
             v.push("--no-slow".to_string());
+        }
+        if self.slow_ratio != DEFAULT_SLOW_RATIO {
+            v.extend(["--slow-ratio".to_string(), self.slow_ratio.to_string()]);
         }
         if let Some(p) = &self.program {
             v.extend(["--allocator".to_string(), p.clone()]);
@@ -151,6 +163,7 @@ mod tests {
         let run = RunSpec {
             cross_check: true,
             no_slow: true,
+            slow_ratio: 8,
             program: Some("cmd:./my allocator --flag".into()),
             cmd_timeout: 250,
         };

@@ -127,6 +127,8 @@ fn table(f: &Files) -> Vec<Expect> {
         e(&["fuzz", "--all", "--runs", "0"], 2, "0"),
         e(&["fuzz", "--all", "--max-len", "0"], 2, "at least 1 byte"),
         e(&["fuzz", "--all", "--cmd-timeout", "0"], 2, "0"),
+        e(&["fuzz", "--all", "--slow-ratio", "1"], 2, "1"),
+        e(&["run", "ssagen", "--slow-ratio", "x", "."], 2, "x"),
         e(&["fuzz", "--all", "--profile", "nope"], 2, "nope"),
         e(&["fuzz", "--all", "--without", "nope"], 2, "nope"),
         e(&["fuzz", "--all", "--allocator", "linear_scan"], 2, "cmd:"),

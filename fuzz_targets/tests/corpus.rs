@@ -46,7 +46,6 @@ fn run_one_reports_failures_and_panics() {
             }
         }),
         stats: None,
-        narrowing: Default::default(),
     };
     assert_eq!(
         fuzz_targets::cli::run_one(&t, b"x", &Context::default()),

@@ -6,7 +6,7 @@
 use allocator::{Allocator, OperandConstraint};
 use fuzz_targets::books::context::Context;
 use fuzz_targets::judging::judge::{judge, Oracles};
-use fuzz_targets::registry::cranelift;
+use fuzz_targets::outside::cranelift;
 
 #[test]
 fn each_target_profile_makes_cranelifts_operands_on_its_machine() {

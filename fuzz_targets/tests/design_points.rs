@@ -65,7 +65,7 @@ fn every_entry_with_design_points_passes_them() {
         .filter(|e| e.design_points)
     {
         assert!(
-            design_points(e.allocator()) > 0,
+            design_points(&*e.allocator()) > 0,
             "{}: no design points",
             e.name
         );

@@ -6,21 +6,14 @@ use std::time::Duration;
 
 fn options(targets: Vec<fuzz_targets::targets::Target>, dir: &std::path::Path) -> Options {
     Options {
-        targets,
         time: Some(Duration::from_secs(60)),
-        runs: None,
         jobs: 2,
         seed: 1,
         corpus: dir.join("no-corpus"),
         artifacts: dir.join("artifacts"),
-        keep_going: false,
         max_len: 64,
         progress: Duration::from_secs(3600),
-        save_corpus: None,
-        seeds: Vec::new(),
-        cross_check: false,
-        isolation: None,
-        slow: None,
+        ..Options::new(targets)
     }
 }
 

@@ -6,28 +6,17 @@ use allocator::ir::text::parse_and_validate;
 use allocator::Allocator;
 use checker::interp;
 use rand::{Rng, SeedableRng};
-use std::path::PathBuf;
 
 /// Our allocators: the registry's entries of our own family.
-fn ours() -> impl Iterator<Item = &'static dyn Allocator> {
+fn ours() -> impl Iterator<Item = std::sync::Arc<dyn Allocator>> {
     fuzz_targets::registry::entries()
         .iter()
         .filter(|e| e.family == fuzz_targets::registry::Family::Ours)
         .map(|e| e.allocator())
 }
 
-/// The checker both ways, dense liveness and sparse ([`checker::Checker::check_both_ways`]).
-fn check(
-    f: &allocator::Function,
-    env: &allocator::MachineEnv,
-    out: &allocator::Output,
-) -> Vec<checker::CheckError> {
-    checker::Checker::default().check_both_ways(f, env, out)
-}
-
-fn files(sub: &str) -> Vec<PathBuf> {
-    allocator::fixtures::ra_files(format!("tests/cases/{sub}"))
-}
+use allocator::fixtures::hand_written as files;
+use checker::check_both_ways as check;
 
 #[test]
 fn every_allocator_passes_both_oracles_on_every_valid_case() {
@@ -228,7 +217,7 @@ fn no_allocator_of_ours_refuses_a_case_of_any_profile() {
             }
             for a in ours() {
                 let judged = fuzz_targets::judging::judge::allocate_and_judge_refusal(
-                    a,
+                    &*a,
                     &case,
                     fuzz_targets::judging::judge::Oracles::Both,
                     &ctx,

@@ -30,7 +30,7 @@ fn every_allocator_refuses_each_impossible_case_with_an_error() {
         }
         let ctx = Context::default();
         for a in fuzz_targets::registry::allocators(&ctx.settings) {
-            let judged = allocate_and_judge_refusal(a, &case, Oracles::Both, &ctx);
+            let judged = allocate_and_judge_refusal(&*a, &case, Oracles::Both, &ctx);
             assert!(
                 matches!(judged, Ok(Err(_))),
                 "{}: {}: {judged:?}",

@@ -27,7 +27,7 @@ fn seeds() -> Vec<allocator::Case> {
 #[test]
 fn every_mutant_of_a_thousand_is_valid_and_feasible() {
     let seeds = seeds();
-    let config = (fuzz_targets::registry::cranelift::X86_64.config)();
+    let config = (fuzz_targets::outside::cranelift::X86_64.config)();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let mut changed = 0;
     for n in 0..1000 {
@@ -62,7 +62,7 @@ fn each_kind_of_edit_happens_on_real_seeds() {
 #[test]
 fn our_allocators_and_regalloc2_get_mutants_right() {
     let seeds = seeds();
-    let config = (fuzz_targets::registry::cranelift::X86_64.config)();
+    let config = (fuzz_targets::outside::cranelift::X86_64.config)();
     let allocators: Vec<&dyn Allocator> = vec![
         &allocator::linear_scan::LinearScan,
         &allocator::backtracking::Backtracking,

@@ -36,9 +36,13 @@ fn every_real_case_is_valid_and_every_allocation_of_it_right() {
             )
             .unwrap_or_else(|f| panic!("{}: {f}", path.display()));
             for e in registry::entries().iter().filter(|e| e.fuzzed()) {
-                let judged =
-                    allocate_and_judge_refusal(e.build(&ctx.settings), &case, Oracles::Both, &ctx)
-                        .unwrap_or_else(|f| panic!("{}: {}: {f}", path.display(), e.name));
+                let judged = allocate_and_judge_refusal(
+                    &*e.build(&ctx.settings),
+                    &case,
+                    Oracles::Both,
+                    &ctx,
+                )
+                .unwrap_or_else(|f| panic!("{}: {}: {f}", path.display(), e.name));
                 assert!(
                     judged.is_ok() || e.family == Family::Outside,
                     "{}: {} refused it",

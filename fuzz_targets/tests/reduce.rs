@@ -77,21 +77,13 @@ fn every_planted_fault_is_found_and_reduces_to_at_most_10_insts() {
     for name in FAULTS {
         let t = fuzz_targets::targets::target_by_name(name).unwrap();
         let opts = FuzzOptions {
-            targets: vec![t.clone()],
             time: Some(Duration::from_secs(120)),
-            runs: None,
-            jobs: 1,
             seed: 7,
             corpus: dir.join("no-corpus"),
             artifacts: dir.join("artifacts"),
-            keep_going: false,
             max_len: 4096,
             progress: Duration::from_secs(3600),
-            save_corpus: None,
-            seeds: Vec::new(),
-            cross_check: false,
-            isolation: None,
-            slow: None,
+            ..FuzzOptions::new(vec![t.clone()])
         };
         let report = fuzz(&opts, &mut std::io::sink());
         let f = report
@@ -174,7 +166,6 @@ fn two_failures() -> Target {
         decode: Decode::Generate(&fuzz_targets::registry::DEFAULT, Default::default()),
         body: fuzz_targets::targets::case_body(false, move |c, _| check(c)),
         stats: None,
-        narrowing: Default::default(),
     }
 }
 

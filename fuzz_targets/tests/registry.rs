@@ -101,6 +101,7 @@ fn a_new_allocator_is_one_entry() {
         .collect();
     entries.push(Entry {
         name: "tiny",
+        target: "tiny_checker",
         family: Family::Ours,
         build: Build::Fixed(&Tiny),
         profile: None,

@@ -58,21 +58,23 @@ pub struct Config {
     /// Float and vector values besides int ones.
     pub multiple_classes: bool,
     /// With `calls`: how many of 16 instructions are calls.
-    pub call_rate: u8,
-    /// With `early_defs`: how many eighths of the defs that may be early
-    /// are (8: all of the one in eight drawn).
-    pub early_def_eighths: u8,
+    pub call_sixteenths: u8,
+    /// With `early_defs`: of the defs that may be early (one in eight
+    /// drawn), how many of 16 are (16: all); drawn in eighths, so an odd
+    /// value counts as the next even one.
+    pub early_def_sixteenths: u8,
     /// With `branch_defs`: how many of 16 branches with two successors or
     /// more define values.
-    pub branch_def_rate: u8,
+    pub branch_def_sixteenths: u8,
     /// With `multiple_classes`: in how many of 16 cases values of several
     /// classes appear (16: all; drawn per case).
     pub multi_class_sixteenths: u8,
-    /// With `constraints.reuse`: how many quarters of the defs drawn may
-    /// `reuse` an input (1: one in four).
-    pub reuse_quarters: u8,
+    /// With `constraints.reuse`: how many of 16 defs drawn may `reuse` an
+    /// input (4: one in four); drawn in quarters, so a value counts as the
+    /// next multiple of 4.
+    pub reuse_sixteenths: u8,
     /// How many of 16 blocks after the entry get parameters (8: half).
-    pub block_param_rate: u8,
+    pub block_param_sixteenths: u8,
     /// How many of 16 jumps that would close a loop do (16: all; the
     /// others return).
     pub back_edge_sixteenths: u8,
@@ -263,13 +265,13 @@ impl Default for Config {
             branch_def_args_shared: true,
             stack_defs: true,
             multiple_classes: true,
-            call_rate: 1,
-            early_def_eighths: 8,
-            branch_def_rate: 1,
+            call_sixteenths: 1,
+            early_def_sixteenths: 16,
+            branch_def_sixteenths: 1,
             entry_args: false,
             multi_class_sixteenths: 16,
-            reuse_quarters: 1,
-            block_param_rate: 8,
+            reuse_sixteenths: 4,
+            block_param_sixteenths: 8,
             back_edge_sixteenths: 16,
             recent_uses: 0,
             recent_use_sixteenths: 15,

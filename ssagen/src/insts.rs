@@ -71,7 +71,8 @@ pub fn generate(c: &mut Choices, cfg: &Config, env: &MachineEnv, sk: &Skeleton) 
     let mut drawn_start = Vec::with_capacity(n + 1);
     drawn_start.push(0u32);
     for b in 0..n {
-        let params = |c: &mut Choices| match cfg.block_param_rate {
+        // Half is a coin, a draw of its own.
+        let params = |c: &mut Choices| match cfg.block_param_sixteenths {
             8 => c.chance(1, 2),
             r => c.chance(r.min(16) as u32, 16),
         };
@@ -377,7 +378,7 @@ impl Gen<'_, '_, '_> {
         // plainest instruction (no operands, no clobbers), so an exhausted
         // input winds down.
         let shape = self.c.word();
-        let call = self.cfg.calls && (shape & 0xf) as u8 >= 16 - self.cfg.call_rate.min(16);
+        let call = self.cfg.calls && (shape & 0xf) as u8 >= 16 - self.cfg.call_sixteenths.min(16);
         let clobbers = !call && self.cfg.clobbers && (shape >> 4) & 3 == 3;
         let nonalloc = self.cfg.nonalloc && (shape >> 6) & 0xf == 0xf;
         let defs_first = (shape >> 10) & 1 == 1;
@@ -473,12 +474,12 @@ impl Gen<'_, '_, '_> {
             let early = self.cfg.early_defs
                 && self.case.early_defs
                 && (d >> 8) & 7 == 7
-                && ((d >> 13) as u8) < self.cfg.early_def_eighths
+                && ((d >> 13) as u8) * 2 < self.cfg.early_def_sixteenths
                 && (self.cfg.in_place_with_writes || !self.writes_registers(pr));
             if !early
                 && self.cfg.constraints.reuse
                 && self.case.reuse
-                && ((d >> 11) & 3) as u8 >= 4 - self.cfg.reuse_quarters.min(4)
+                && (((d >> 11) & 3) as u8) * 4 >= 16 - self.cfg.reuse_sixteenths.min(16)
             {
                 if let Some(op) = self.reuse_def(pr, v) {
                     self.next_vreg += 1;
@@ -675,7 +676,9 @@ impl Gen<'_, '_, '_> {
             // writes can be moved at the top of each successor.
             if self.cfg.branch_defs
                 && succs.len() >= 2
-                && self.c.chance(self.cfg.branch_def_rate.min(16) as u32, 16)
+                && self
+                    .c
+                    .chance(self.cfg.branch_def_sixteenths.min(16) as u32, 16)
             {
                 let class = self.class();
                 let late = Span {

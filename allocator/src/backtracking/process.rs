@@ -141,7 +141,7 @@ impl<'a> Loop<'a> {
         let mut npreferred = [0; 3];
         for c in RegClass::ALL {
             order[c.index()] = env.allocatable(c).collect();
-            npreferred[c.index()] = env.preferred[c.index()].len();
+            npreferred[c.index()] = env.preferred[c].len();
         }
         Loop {
             uses,

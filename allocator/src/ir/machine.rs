@@ -2,6 +2,7 @@
 //! allocator, in what order of preference, and which are reserved.
 
 use crate::ir::index::{PReg, PRegSet, RegClass};
+use crate::ir::per_class::PerClass;
 
 /// What the machine says about one physical register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,16 +21,16 @@ pub enum PRegRole {
     NonAllocatable,
 }
 
-/// Per class (indexed by [`RegClass::index`]): preferred and non-preferred
+/// Per class: preferred and non-preferred
 /// allocatable registers in preference order, an optional dedicated scratch
 /// register, and the registers standing for fixed stack locations; and how
 /// many spill slots a value of each class fills.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MachineEnv {
-    pub preferred: [Vec<PReg>; 3],
-    pub nonpreferred: [Vec<PReg>; 3],
-    pub scratch: [Option<PReg>; 3],
-    pub fixed_stack: [Vec<PReg>; 3],
+    pub preferred: PerClass<Vec<PReg>>,
+    pub nonpreferred: PerClass<Vec<PReg>>,
+    pub scratch: PerClass<Option<PReg>>,
+    pub fixed_stack: PerClass<Vec<PReg>>,
     pub slots: SlotGeometry,
 }
 
@@ -41,14 +42,14 @@ pub struct MachineEnv {
 /// is what a case without `slot_size` keywords means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SlotGeometry {
-    size: [u8; 3],
+    size: PerClass<u8>,
     pub named_by_last: bool,
 }
 
 impl Default for SlotGeometry {
     fn default() -> Self {
         SlotGeometry {
-            size: [1; 3],
+            size: PerClass::splat(1),
             named_by_last: false,
         }
     }
@@ -61,20 +62,20 @@ impl SlotGeometry {
     /// How many slots a value of `class` fills.
     #[inline]
     pub fn size(&self, class: RegClass) -> usize {
-        self.size[class.index()] as usize
+        self.size[class] as usize
     }
 
     /// Sets the size of `class`: a power of two up to [`Self::MAX_SIZE`]
     /// (the parser and the generator guarantee it).
     pub fn set_size(&mut self, class: RegClass, n: usize) {
         debug_assert!(n.is_power_of_two() && n <= Self::MAX_SIZE, "slot size {n}");
-        self.size[class.index()] = n as u8;
+        self.size[class] = n as u8;
     }
 
     /// Every value fills one slot: slots need no geometry at all.
     #[inline]
     pub fn is_unit(&self) -> bool {
-        self.size == [1; 3]
+        *self.size == [1; 3]
     }
 
     /// The largest size of any class.
@@ -99,14 +100,14 @@ impl SlotGeometry {
 impl MachineEnv {
     /// The allocatable registers of a class, preferred first.
     pub fn allocatable(&self, class: RegClass) -> impl Iterator<Item = PReg> + '_ {
-        self.preferred[class.index()]
+        self.preferred[class]
             .iter()
-            .chain(self.nonpreferred[class.index()].iter())
+            .chain(self.nonpreferred[class].iter())
             .copied()
     }
 
     pub fn num_allocatable(&self, class: RegClass) -> usize {
-        self.preferred[class.index()].len() + self.nonpreferred[class.index()].len()
+        self.preferred[class].len() + self.nonpreferred[class].len()
     }
 
     /// Every allocatable register of every class.
@@ -131,7 +132,7 @@ impl MachineEnv {
     /// list that names it, in the order preferred, nonpreferred, scratch,
     /// fixed_stack).
     pub fn role(&self, r: PReg) -> PRegRole {
-        let c = r.class().index();
+        let c = r.class();
         if self.preferred[c].contains(&r) {
             PRegRole::Preferred
         } else if self.nonpreferred[c].contains(&r) {
@@ -150,7 +151,7 @@ impl MachineEnv {
     pub fn simple(n: usize) -> MachineEnv {
         let mut env = MachineEnv::default();
         for c in RegClass::ALL {
-            env.preferred[c.index()] = (0..n).map(|hw| PReg::new(hw, c)).collect();
+            env.preferred[c] = (0..n).map(|hw| PReg::new(hw, c)).collect();
         }
         env
     }

@@ -6,9 +6,17 @@
 
 use crate::books::quality::QualityBook;
 use crate::books::slow::{SlowRule, TimingBook};
+use crate::judging::failure::Failure;
 use crate::judging::refusals::RefusalBook;
 use crate::registry::Settings;
+use allocator::{Case, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A second checker, written elsewhere, run beside ours on every
+/// allocation judged (regalloc2's, `--cross-check`): `Err` where the two
+/// disagree, counting both verdicts. Arguments: the allocator's name, the
+/// case, its allocation, and where the verdicts are counted.
+pub type CrossCheck = fn(&'static str, &Case, &Output, &VerdictCounts) -> Result<(), Failure>;
 
 /// Settings and counters of one campaign.
 #[derive(Default)]
@@ -16,9 +24,10 @@ pub struct Context {
     /// How the outside allocators run in this campaign (known bugs
     /// suppressed, the `regalloc` crate's own checker).
     pub settings: Settings,
-    /// Cross-examine our checker and regalloc2's on every allocation judged
-    /// (`rafuzz fuzz --cross-check`; needs the `regalloc2` feature).
-    pub cross_check: bool,
+    /// The checker to cross-examine ours with on every allocation judged,
+    /// if any (`rafuzz fuzz --cross-check`: the registry's
+    /// `cross_check()`, regalloc2's).
+    pub cross_check: Option<CrossCheck>,
     /// `checker_soundness`: the mutants made and what the oracles said.
     pub mutants: MutantCounts,
     /// Our checker against regalloc2's (`checker_agreement`, `--cross-check`).
@@ -36,14 +45,6 @@ pub struct Context {
 }
 
 impl Context {
-    /// A context with the cross-examination of the checkers on or off.
-    pub fn with_cross_check(cross_check: bool) -> Context {
-        Context {
-            cross_check,
-            ..Context::default()
-        }
-    }
-
     /// A context whose allocators run under `settings`.
     pub fn with_settings(settings: Settings) -> Context {
         Context {

@@ -5,6 +5,7 @@
 //! the cases every allocator took.
 
 use allocator::{Case, Output};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -43,7 +44,7 @@ impl Quality {
         match out {
             None => one.unsupported = 1,
             Some(out) => {
-                let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+                let st = out.stats(|r| case.machine.fixed_stack[r.class()].contains(&r));
                 one.cases = 1;
                 one.moves = st.moves as u64;
                 one.spills = st.spills as u64;
@@ -52,7 +53,7 @@ impl Quality {
                 let depth = allocator::analysis::loops::loop_depths(&case.func);
                 one.weighted = out.weighted_moves(&case.func, &depth);
                 one.cost_tenths = out.cost_tenths(&case.func, &depth, |r| {
-                    case.machine.fixed_stack[r.class().index()].contains(&r)
+                    case.machine.fixed_stack[r.class()].contains(&r)
                 });
             }
         }
@@ -101,19 +102,27 @@ impl Quality {
     }
 }
 
+/// An allocator's name in a book: its own, or one a worker process wrote.
+type Name = Cow<'static, str>;
+
 /// The figures of a campaign, per allocator.
 #[derive(Default)]
 pub struct QualityBook {
-    all: Mutex<BTreeMap<&'static str, Quality>>,
+    all: Mutex<BTreeMap<Name, Quality>>,
     /// The same, over only the cases every allocator allocated: the fair
     /// comparison when some allocators refuse some cases.
-    common: Mutex<BTreeMap<&'static str, Quality>>,
+    common: Mutex<BTreeMap<Name, Quality>>,
 }
 
 impl QualityBook {
     /// Adds one allocator's figures on one case.
     pub fn record(&self, name: &'static str, q: &Quality) {
-        self.all.lock().unwrap().entry(name).or_default().add(q);
+        self.all
+            .lock()
+            .unwrap()
+            .entry(Cow::Borrowed(name))
+            .or_default()
+            .add(q);
     }
 
     /// Adds one case to the common table, when every allocator took it.
@@ -121,7 +130,7 @@ impl QualityBook {
         if per_allocator.iter().all(|(_, q)| q.cases == 1) {
             let mut common = self.common.lock().unwrap();
             for (name, q) in per_allocator {
-                common.entry(name).or_default().add(q);
+                common.entry(Cow::Borrowed(*name)).or_default().add(q);
             }
         }
     }
@@ -153,7 +162,7 @@ impl QualityBook {
         let fields: Vec<u64> = words[3..].iter().map(|w| w.parse().unwrap_or(0)).collect();
         book.lock()
             .unwrap()
-            .entry(crate::registry::allocator_name(name))
+            .entry(Cow::Owned(name.to_string()))
             .or_default()
             .add(&Quality::from_fields(&fields));
     }
@@ -173,7 +182,7 @@ over the {n} cases every allocator took:
     }
 }
 
-fn table(q: &BTreeMap<&'static str, Quality>) -> String {
+fn table(q: &BTreeMap<Name, Quality>) -> String {
     let w = q.keys().map(|n| n.len()).max().unwrap_or(0).max(9);
     let mut s = format!(
         "{:<w$} {:>7} {:>11} {:>10} {:>8} {:>8} {:>8} {:>9} {:>13} {:>8}",

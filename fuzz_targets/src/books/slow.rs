@@ -23,7 +23,7 @@ pub struct SlowRule {
 impl Default for SlowRule {
     fn default() -> SlowRule {
         SlowRule {
-            ratio: 20.0,
+            ratio: f64::from(crate::spec::DEFAULT_SLOW_RATIO),
             floor: Duration::from_millis(50),
             min_samples: 32,
         }

@@ -239,7 +239,7 @@ fn replay_finding(
         .targets
         .iter()
         .find(|t| t.name == f.target)
-        .map(|t| t.narrowing.clone())
+        .map(|t| t.narrowing())
         .unwrap_or_default();
     format!(
         "{}{flag} {} {}",

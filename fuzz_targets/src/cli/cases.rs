@@ -6,6 +6,7 @@ use crate::harness::inputs::{read_file, seeded_bytes};
 use crate::harness::narrowing::Narrowing;
 use crate::registry::{Settings, DEFAULT};
 use allocator::ir::text::parse_and_validate;
+use allocator::Case;
 use std::io::Write;
 use std::path::Path;
 
@@ -166,13 +167,49 @@ pub(super) fn parse_case(
     })
 }
 
-/// The `--repeat` line: `cases=N insts=N ns_per_inst=N`, the median over
-/// rounds of each round's total time per instruction.
-fn timing_line(out: &mut dyn Write, cases: usize, insts: usize, rounds: &[f64]) {
-    let mut per: Vec<f64> = rounds.iter().map(|t| t / insts.max(1) as f64).collect();
-    per.sort_by(|a, b| a.total_cmp(b));
-    let median = per.get(per.len() / 2).copied().unwrap_or(0.0);
-    let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={median:.1}");
+/// What `--repeat N` times: N rounds over every case, each round's time
+/// the sum of one run per case.
+struct Repeats {
+    on: bool,
+    cases: usize,
+    insts: usize,
+    rounds: Vec<f64>,
+}
+
+impl Repeats {
+    fn new(repeat: Option<usize>) -> Repeats {
+        Repeats {
+            on: repeat.is_some(),
+            cases: 0,
+            insts: 0,
+            rounds: vec![0.0; repeat.unwrap_or(0)],
+        }
+    }
+
+    /// Runs `run` once per round on `case`, adding its time to the round.
+    fn time(&mut self, case: &Case, mut run: impl FnMut()) {
+        for r in self.rounds.iter_mut() {
+            let t = std::time::Instant::now();
+            run();
+            *r += t.elapsed().as_nanos() as f64;
+        }
+        self.cases += 1;
+        self.insts += case.func.num_insts();
+    }
+
+    /// With `--repeat`, the line `cases=N insts=N ns_per_inst=N`: the
+    /// median over rounds of each round's total time per instruction.
+    fn print(&self, out: &mut dyn Write) {
+        if !self.on {
+            return;
+        }
+        let insts = self.insts.max(1) as f64;
+        let mut per: Vec<f64> = self.rounds.iter().map(|t| t / insts).collect();
+        per.sort_by(|a, b| a.total_cmp(b));
+        let median = per.get(per.len() / 2).copied().unwrap_or(0.0);
+        let (cases, insts) = (self.cases, self.insts);
+        let _ = writeln!(out, "cases={cases} insts={insts} ns_per_inst={median:.1}");
+    }
 }
 
 /// `rafuzz alloc --allocator NAME FILE... [--repeat N]`: prints each case
@@ -190,8 +227,7 @@ pub fn alloc(
     let a = super::lookup::allocator_named(name, settings)?;
     let out = &mut *io.out;
     let mut status = Exit::Ok;
-    let (mut cases, mut insts) = (0usize, 0usize);
-    let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    let mut repeats = Repeats::new(repeat);
     let mut checker = checker::Checker::default();
     for path in files {
         let path = path.as_ref();
@@ -204,13 +240,9 @@ pub fn alloc(
         };
         match a.run_with_counters(&case.func, &case.machine) {
             Ok((o, counters)) => {
-                for r in rounds.iter_mut() {
-                    let t = std::time::Instant::now();
+                repeats.time(&case, || {
                     let _ = std::hint::black_box(a.run(&case.func, &case.machine));
-                    *r += t.elapsed().as_nanos() as f64;
-                }
-                cases += 1;
-                insts += case.func.num_insts();
+                });
                 let q = crate::books::quality::Quality::of(&case, Some(&o));
                 let cost = q.cost_tenths;
                 let _ = writeln!(
@@ -238,9 +270,7 @@ pub fn alloc(
             }
         }
     }
-    if repeat.is_some() {
-        timing_line(out, cases, insts, &rounds);
-    }
+    repeats.print(out);
     Ok(status)
 }
 
@@ -249,8 +279,7 @@ pub fn alloc(
 /// on stderr (status 1).
 pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, io: &mut Streams) -> Exit {
     let mut status = Exit::Ok;
-    let (mut cases, mut insts) = (0usize, 0usize);
-    let mut rounds = vec![0f64; repeat.unwrap_or(0)];
+    let mut repeats = Repeats::new(repeat);
     let mut checker = checker::Checker::default();
     for path in files {
         let path = path.as_ref();
@@ -267,13 +296,9 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, io: &mut Streams
             continue;
         };
         let errs = checker.check(&case.func, &case.machine, output);
-        for r in rounds.iter_mut() {
-            let t = std::time::Instant::now();
+        repeats.time(&case, || {
             std::hint::black_box(checker.check(&case.func, &case.machine, output));
-            *r += t.elapsed().as_nanos() as f64;
-        }
-        cases += 1;
-        insts += case.func.num_insts();
+        });
         if errs.is_empty() {
             let _ = writeln!(io.out, "{}: ok", path.display());
         } else {
@@ -290,8 +315,6 @@ pub fn check(files: &[impl AsRef<Path>], repeat: Option<usize>, io: &mut Streams
             }
         }
     }
-    if repeat.is_some() {
-        timing_line(io.out, cases, insts, &rounds);
-    }
+    repeats.print(io.out);
     status
 }

@@ -116,7 +116,7 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
             name,
         } => super::tools::export(&allocator, &file, output.as_deref(), name.as_deref(), io)?,
         Command::Serve { allocator } => Exit::from_code(crate::outside::external::serve::serve(
-            &allocator,
+            &*super::lookup::allocator_named(&allocator, &Default::default())?,
             &mut std::io::stdin().lock(),
             io.out,
         )),
@@ -146,15 +146,22 @@ fn resolve(cases: &CaseSpec) -> Result<Narrowing, Error> {
 /// settings, the cross-check and the slow-run rule of `run`, with the
 /// outside program registered; a usage error when it cannot be.
 fn context(run: &RunSpec, narrowing: &Narrowing) -> Result<Context, Error> {
-    if run.cross_check && !cfg!(feature = "regalloc2") {
-        return Err(Error::usage(
-            "--cross-check needs rafuzz built with the `regalloc2` feature",
-        ));
-    }
+    let cross_check = match (run.cross_check, crate::registry::cross_check()) {
+        (false, _) => None,
+        (true, Some(c)) => Some(c),
+        (true, None) => {
+            return Err(Error::usage(
+                "--cross-check needs rafuzz built with the `regalloc2` feature",
+            ))
+        }
+    };
     register_outside_program(run.program.as_deref(), run.cmd_timeout)?;
     Ok(Context {
-        slow: (!run.no_slow).then(SlowRule::default),
-        cross_check: run.cross_check,
+        slow: (!run.no_slow).then(|| SlowRule {
+            ratio: f64::from(run.slow_ratio),
+            ..SlowRule::default()
+        }),
+        cross_check,
         ..Context::with_settings(narrowing.settings())
     })
 }
@@ -185,6 +192,7 @@ fn fuzz_command(a: FuzzArgs, io: &mut Streams) -> Result<Exit, Error> {
     let opts = crate::engine::Options {
         isolation,
         slow: ctx.slow,
+        settings: ctx.settings,
         targets: chosen,
         time: a.time,
         runs: a.runs,
@@ -198,7 +206,7 @@ fn fuzz_command(a: FuzzArgs, io: &mut Streams) -> Result<Exit, Error> {
         max_len: a.max_len,
         save_corpus: a.save_corpus,
         seeds: a.seeds,
-        cross_check: a.run.cross_check,
+        cross_check: ctx.cross_check,
         progress: std::time::Duration::from_secs(
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 1
@@ -341,4 +349,31 @@ fn scaling_command(a: ScalingArgs, io: &mut Streams) -> Result<Exit, Error> {
         given,
     };
     scaling(&a.allocators, &opts, a.plot.as_deref(), io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the run spec says reaches the judging context.
+    #[test]
+    fn the_run_spec_decides_the_context() {
+        let n = Narrowing::default();
+        let ctx = context(&RunSpec::default(), &n).unwrap();
+        assert_eq!(ctx.slow.map(|r| r.ratio), Some(20.0));
+        assert!(ctx.cross_check.is_none());
+        let run = RunSpec {
+            slow_ratio: 8,
+            cross_check: cfg!(feature = "regalloc2"),
+            ..RunSpec::default()
+        };
+        let ctx = context(&run, &n).unwrap();
+        assert_eq!(ctx.slow.map(|r| r.ratio), Some(8.0));
+        assert_eq!(ctx.cross_check.is_some(), cfg!(feature = "regalloc2"));
+        let quiet = RunSpec {
+            no_slow: true,
+            ..run
+        };
+        assert!(context(&quiet, &n).unwrap().slow.is_none());
+    }
 }

@@ -13,7 +13,7 @@ pub fn target_named(name: &str) -> Result<crate::targets::Target, Error> {
 pub fn allocator_named(
     name: &str,
     settings: &crate::registry::Settings,
-) -> Result<&'static dyn allocator::Allocator, Error> {
+) -> Result<std::sync::Arc<dyn allocator::Allocator>, Error> {
     crate::registry::allocator_by_name(name, settings)
         .ok_or_else(|| Error::usage(format!("no allocator named `{name}` (see `rafuzz list`)")))
 }

@@ -96,7 +96,7 @@ pub fn reduce(
             };
             (
                 String::new(),
-                crate::tools::reduce::predicate::reduce_slow(a, case, opts),
+                crate::tools::reduce::predicate::reduce_slow(&*a, case, opts),
             )
         }
         ReduceBy::Allocator(name, oracles) => {
@@ -107,7 +107,7 @@ pub fn reduce(
             };
             (
                 checker_target_of(name),
-                reduce_for_allocator(a, *oracles, case, narrowing.settings(), opts),
+                reduce_for_allocator(&*a, *oracles, case, narrowing.settings(), opts),
             )
         }
         ReduceBy::Predicate(cmd) => {
@@ -248,7 +248,7 @@ pub fn compare(
         pair.push(allocator_named(name, &Settings::default())?);
     }
     Ok(Exit::from_code(crate::tools::compare::compare(
-        pair[0], pair[1], opts, io.out, io.err,
+        &*pair[0], &*pair[1], opts, io.out, io.err,
     )))
 }
 
@@ -263,7 +263,7 @@ pub fn scaling(
     plot: Option<&Path>,
     io: &mut Streams,
 ) -> Result<Exit, Error> {
-    let allocators: Vec<&dyn allocator::Allocator> = if names.is_empty() {
+    let allocators: Vec<std::sync::Arc<dyn allocator::Allocator>> = if names.is_empty() {
         crate::registry::allocators(&Settings::default())
     } else {
         names
@@ -272,6 +272,7 @@ pub fn scaling(
             .collect::<Result<_, _>>()?
     };
     let out = &mut *io.out;
+    let allocators: Vec<&dyn allocator::Allocator> = allocators.iter().map(|a| &**a).collect();
     let series = crate::tools::scaling::measure(&allocators, opts);
     let _ = write!(out, "{}", crate::tools::scaling::table(&series));
     for s in series.iter().filter(|s| s.points.len() < opts.sizes.len()) {

@@ -33,14 +33,42 @@ pub struct Options {
     pub save_corpus: Option<PathBuf>,
     /// Folders of `.ra` case seeds for every target whose input is a case.
     pub seeds: Vec<PathBuf>,
-    /// Cross-examine our checker and regalloc2's on every allocation
+    /// How the outside allocators run (known bugs suppressed, ...).
+    pub settings: crate::registry::Settings,
+    /// The checker to cross-examine ours with on every allocation
     /// (see [`Context::cross_check`]).
-    pub cross_check: bool,
+    pub cross_check: Option<crate::books::context::CrossCheck>,
     /// Run inputs in worker processes started so (`None`: in the job's
     /// thread, unprotected against hangs and crashes).
     pub isolation: Option<process::Launcher>,
     /// Report slow allocator runs (see [`crate::books::slow`]).
     pub slow: Option<crate::books::slow::SlowRule>,
+}
+
+impl Options {
+    /// A campaign over `targets` with `rafuzz fuzz`'s defaults: one job,
+    /// no limit, seeds from `corpus/`, findings to `artifacts/`, in-process,
+    /// no slow rule, the default settings.
+    pub fn new(targets: Vec<Target>) -> Options {
+        Options {
+            targets,
+            time: None,
+            runs: None,
+            jobs: 1,
+            seed: 0,
+            corpus: "corpus".into(),
+            artifacts: "artifacts".into(),
+            keep_going: false,
+            max_len: 8192,
+            progress: Duration::from_secs(10),
+            save_corpus: None,
+            seeds: Vec::new(),
+            settings: Default::default(),
+            cross_check: None,
+            isolation: None,
+            slow: None,
+        }
+    }
 }
 
 impl std::fmt::Debug for Target {

@@ -40,13 +40,10 @@ use std::time::{Duration, Instant};
 /// Runs the campaign; progress goes to `log`.
 pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let start = Instant::now();
-    // Every target of a campaign is narrowed alike: the first says how its
-    // allocators run.
-    let settings = opts.targets.first().map(|t| t.narrowing.settings());
     let ctx = Context {
         slow: opts.slow,
         cross_check: opts.cross_check,
-        ..Context::with_settings(settings.unwrap_or_default())
+        ..Context::with_settings(opts.settings)
     };
     let shared: Vec<Arc<Shared>> = opts
         .targets

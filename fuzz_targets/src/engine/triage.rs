@@ -71,7 +71,7 @@ pub fn triage<'a>(
                         &f.path,
                         &by,
                         target.name,
-                        &target.narrowing,
+                        &target.narrowing(),
                     );
                     let secs = o.stats.elapsed.as_secs_f64();
                     (
@@ -111,10 +111,10 @@ fn reduce(
     let sig = &f.failure.signature;
     if sig.oracle == Oracle::Slow {
         let name = sig.allocator.ok_or("a slow finding names its allocator")?;
-        let a = crate::registry::allocator_by_name(name, &target.narrowing.settings())
+        let a = crate::registry::allocator_by_name(name, &target.narrowing().settings())
             .ok_or("the allocator is not known")?;
         let case = target.case_of(&bytes).ok_or("the target makes no case")?;
-        let o = crate::tools::reduce::predicate::reduce_slow(a, Box::new(case), ropts)?;
+        let o = crate::tools::reduce::predicate::reduce_slow(&*a, Box::new(case), ropts)?;
         return Ok((o, ReduceBy::Slow(name.to_string())));
     }
     let input = Input::Bytes(bytes);

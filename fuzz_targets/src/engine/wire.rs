@@ -149,8 +149,14 @@ impl Reply {
                 let detail = get_string(r)?;
                 let message = get_string(r)?;
                 let proof = Some(get_string(r)?).filter(|p| !p.is_empty());
-                let allocator =
-                    (!allocator.is_empty()).then(|| crate::registry::allocator_name(&allocator));
+                // Workers are this program: they name the allocators it knows.
+                let allocator = match allocator.as_str() {
+                    "" => None,
+                    name => Some(
+                        crate::registry::known_name(name)
+                            .ok_or_else(|| bad("a failure names an unknown allocator"))?,
+                    ),
+                };
                 // The detail was normalized by the worker already.
                 let signature = Signature {
                     allocator,

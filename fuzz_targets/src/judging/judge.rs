@@ -22,7 +22,7 @@ pub enum Oracles {
 /// Judges `out` as an allocation of `case` by the allocator `name`: the
 /// checker's first error (its kind is the signature's detail) or the first
 /// interpreter divergence; with [`Context::cross_check`] set, first any
-/// disagreement between our checker and regalloc2's.
+/// disagreement between our checker and that one.
 pub fn judge(
     name: &'static str,
     case: &Case,
@@ -30,11 +30,8 @@ pub fn judge(
     oracles: Oracles,
     ctx: &Context,
 ) -> Result<(), Failure> {
-    #[cfg(not(feature = "regalloc2"))]
-    let _ = ctx;
-    #[cfg(feature = "regalloc2")]
-    if ctx.cross_check {
-        crate::outside::ra2::cross_check::cross_check(name, case, out, &ctx.verdicts)?;
+    if let Some(cross_check) = ctx.cross_check {
+        cross_check(name, case, out, &ctx.verdicts)?;
     }
     if oracles != Oracles::Interp {
         let errs = checker::check(&case.func, &case.machine, out);

@@ -5,6 +5,7 @@
 
 use allocator::Allocator;
 use ssagen::Config;
+use std::sync::Arc;
 
 /// How a campaign runs the outside allocators: carried by the campaign's
 /// `Context` and handed to [`Entry::build`], never held by a process-wide
@@ -65,9 +66,8 @@ pub struct Profile {
 pub enum Build {
     /// The same allocator whatever the settings (ours).
     Fixed(&'static dyn Allocator),
-    /// One chosen by the settings (an outside allocator, which has one
-    /// static per combination of the settings it reads).
-    BySettings(fn(&Settings) -> &'static dyn Allocator),
+    /// One built for the settings (an outside allocator, which reads them).
+    BySettings(fn(&Settings) -> Arc<dyn Allocator>),
 }
 
 impl PartialEq for Profile {
@@ -100,6 +100,9 @@ pub static DEFAULT: Profile = Profile {
 #[derive(Clone, Copy)]
 pub struct Entry {
     pub name: &'static str,
+    /// The target that fuzzes it alone: `<name>_checker` for a fuzzed
+    /// entry, `fault_<fault>` for a planted fault, none for a variant.
+    pub target: &'static str,
     pub family: Family,
     /// How the allocator is had, under a campaign's settings.
     pub build: Build,
@@ -134,16 +137,35 @@ impl FalseRefusal {
 }
 
 impl Entry {
+    /// An outside allocator's entry: `(name, target)`, how it is built
+    /// for the settings, the cases it takes and its known false refusals.
+    pub fn outside(
+        (name, target): (&'static str, &'static str),
+        build: fn(&Settings) -> Arc<dyn Allocator>,
+        profile: &'static Profile,
+        false_refusals: &'static [FalseRefusal],
+    ) -> Entry {
+        Entry {
+            name,
+            target,
+            family: Family::Outside,
+            build: Build::BySettings(build),
+            profile: Some(profile),
+            design_points: false,
+            false_refusals,
+        }
+    }
+
     /// The allocator under the campaign's settings `s`.
-    pub fn build(&self, s: &Settings) -> &'static dyn Allocator {
+    pub fn build(&self, s: &Settings) -> Arc<dyn Allocator> {
         match self.build {
-            Build::Fixed(a) => a,
+            Build::Fixed(a) => Arc::new(a),
             Build::BySettings(build) => build(s),
         }
     }
 
     /// The allocator under the default settings.
-    pub fn allocator(&self) -> &'static dyn Allocator {
+    pub fn allocator(&self) -> Arc<dyn Allocator> {
         self.build(&Settings::default())
     }
 

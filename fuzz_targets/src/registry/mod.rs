@@ -9,18 +9,18 @@
 //! An outside program registered at run time (`--allocator cmd:...`) is
 //! no entry: it joins [`allocators`] once registered.
 
-pub mod cranelift;
 pub mod entry;
 
 pub use entry::{Build, Entry, Family, Profile, Settings, DEFAULT};
 
 use allocator::Allocator;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// This repository's allocators, in the order every table lists them.
 fn ours() -> [Entry; 4] {
-    let ours = |name, a, design_points| Entry {
+    let ours = |(name, target), a, design_points| Entry {
         name,
+        target,
         family: Family::Ours,
         build: Build::Fixed(a),
         profile: None,
@@ -29,13 +29,25 @@ fn ours() -> [Entry; 4] {
     };
     [
         ours(
-            "spill_everywhere",
+            ("spill_everywhere", "spill_everywhere_checker"),
             &allocator::spill_everywhere::SpillEverywhere,
             false,
         ),
-        ours("linear_scan", &allocator::linear_scan::LinearScan, true),
-        ours("backtracking", &allocator::backtracking::Backtracking, true),
-        ours("coloring", &allocator::coloring::Coloring, true),
+        ours(
+            ("linear_scan", "linear_scan_checker"),
+            &allocator::linear_scan::LinearScan,
+            true,
+        ),
+        ours(
+            ("backtracking", "backtracking_checker"),
+            &allocator::backtracking::Backtracking,
+            true,
+        ),
+        ours(
+            ("coloring", "coloring_checker"),
+            &allocator::coloring::Coloring,
+            true,
+        ),
     ]
 }
 
@@ -44,6 +56,7 @@ fn ours() -> [Entry; 4] {
 fn variants() -> [Entry; 1] {
     [Entry {
         name: "coloring_nosplit",
+        target: "",
         family: Family::Variant,
         build: Build::Fixed(&allocator::coloring::ColoringWithoutSplitting),
         profile: None,
@@ -65,6 +78,7 @@ pub fn entries() -> &'static [Entry] {
         v.extend(variants());
         v.extend(crate::testing::faults::FAULTY.iter().map(|f| Entry {
             name: f.name,
+            target: f.target_name(),
             family: Family::Fault,
             build: Build::Fixed(f),
             profile: None,
@@ -75,8 +89,9 @@ pub fn entries() -> &'static [Entry] {
             v.iter()
                 .enumerate()
                 .all(|(i, e)| v[..i].iter().all(|o| o.name != e.name)
-                    && e.allocator().name() == e.name),
-            "entry names are unique and name their allocators"
+                    && e.allocator().name() == e.name
+                    && (!e.fuzzed() || e.target == format!("{}_checker", e.name))),
+            "entry names are unique, name their allocators and their targets"
         );
         v
     })
@@ -89,19 +104,19 @@ pub fn entry(name: &str) -> Option<&'static Entry> {
 
 /// The allocators campaigns fuzz, under the settings `s`, in registry
 /// order, then the outside program when one is registered.
-pub fn allocators(s: &Settings) -> Vec<&'static dyn Allocator> {
+pub fn allocators(s: &Settings) -> Vec<Arc<dyn Allocator>> {
     allocators_of(entries(), s)
 }
 
 /// [`allocators`] of a registry made of `entries`.
-pub fn allocators_of(entries: &[Entry], s: &Settings) -> Vec<&'static dyn Allocator> {
-    let mut v: Vec<&'static dyn Allocator> = entries
+pub fn allocators_of(entries: &[Entry], s: &Settings) -> Vec<Arc<dyn Allocator>> {
+    let mut v: Vec<Arc<dyn Allocator>> = entries
         .iter()
         .filter(|e| e.fuzzed())
         .map(|e| e.build(s))
         .collect();
     if let Some(e) = crate::outside::external::registered() {
-        v.push(e);
+        v.push(Arc::new(e));
     }
     v
 }
@@ -109,33 +124,42 @@ pub fn allocators_of(entries: &[Entry], s: &Settings) -> Vec<&'static dyn Alloca
 /// The allocator called `name` under the settings `s`: any entry's,
 /// variants and faults included; `cmd:PROGRAM ARGS` registers (once) and
 /// returns an outside program with the default timeout.
-pub fn allocator_by_name(name: &str, s: &Settings) -> Option<&'static dyn Allocator> {
+pub fn allocator_by_name(name: &str, s: &Settings) -> Option<Arc<dyn Allocator>> {
     use crate::outside::external;
     if let Some(cmd) = external::command_of(name) {
         return external::register(cmd, external::DEFAULT_TIMEOUT)
             .ok()
-            .map(|e| e as &dyn Allocator);
+            .map(|e| Arc::new(e) as Arc<dyn Allocator>);
     }
     match entry(name) {
         Some(e) => Some(e.build(s)),
         None => external::registered()
             .filter(|e| e.name() == name)
-            .map(|e| e as &dyn Allocator),
+            .map(|e| Arc::new(e) as Arc<dyn Allocator>),
     }
 }
 
-/// The `&'static` name of an allocator named in text (a worker's reply,
-/// its counters): the registered allocator's, or (a name this process does
-/// not know) the text, kept for good.
-pub fn allocator_name(name: &str) -> &'static str {
-    allocator_by_name(name, &Settings::default())
-        .map(|a| a.name())
-        .filter(|n| *n == name)
-        .unwrap_or_else(|| Box::leak(name.to_string().into_boxed_str()))
+/// The `&'static` name of an allocator this process knows, named in text
+/// (a worker's reply): an entry's, or the registered outside program's.
+pub fn known_name(name: &str) -> Option<&'static str> {
+    entry(name).map(|e| e.name).or_else(|| {
+        crate::outside::external::registered()
+            .map(|e| e.name())
+            .filter(|n| *n == name)
+    })
+}
+
+/// The checker `--cross-check` runs beside ours: regalloc2's, when it is
+/// built in.
+pub fn cross_check() -> Option<crate::books::context::CrossCheck> {
+    #[cfg(feature = "regalloc2")]
+    return Some(crate::outside::ra2::cross_check::cross_check);
+    #[cfg(not(feature = "regalloc2"))]
+    None
 }
 
 /// The profiles `--profile` names: [`DEFAULT`], then each entry's, in
-/// registry order, then the `cranelift` ones ([`cranelift::ALL`]).
+/// registry order, then the `cranelift` ones ([`crate::outside::cranelift::ALL`]).
 pub fn profiles() -> Vec<&'static Profile> {
     let mut v: Vec<&'static Profile> = vec![&DEFAULT];
     for p in entries().iter().filter_map(|e| e.profile) {
@@ -143,7 +167,7 @@ pub fn profiles() -> Vec<&'static Profile> {
             v.push(p);
         }
     }
-    v.extend(cranelift::ALL);
+    v.extend(crate::outside::cranelift::ALL);
     v
 }
 

@@ -35,7 +35,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     let counts = &ctx.verdicts;
     let Some(rest) = rest else {
         for a in crate::registry::allocators(&ctx.settings) {
-            if let Some(out) = allocate(a, case) {
+            if let Some(out) = allocate(&*a, case) {
                 cross_check::cross_check(a.name(), case, &out, counts)?;
             }
         }
@@ -47,7 +47,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     for a in crate::registry::allocators(&ctx.settings) {
         // An allocator that fails is the other targets' business; here
         // only its output matters.
-        let Some(out) = allocate(a, case) else {
+        let Some(out) = allocate(&*a, case) else {
             continue;
         };
         cross_check::cross_check(a.name(), case, &out, counts).map_err(|f| with_case(f, case))?;

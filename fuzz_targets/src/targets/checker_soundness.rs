@@ -23,7 +23,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     };
     let Some(rest) = rest else {
         for a in crate::registry::allocators(&ctx.settings) {
-            allocate_and_judge(a, case, Oracles::Both, ctx)?;
+            allocate_and_judge(&*a, case, Oracles::Both, ctx)?;
         }
         return Ok(());
     };
@@ -32,7 +32,7 @@ pub fn check(input: &Input, ctx: &Context) -> Result<(), Failure> {
     let mut c = Choices::new(&mut u);
     let counts = &ctx.mutants;
     for a in crate::registry::allocators(&ctx.settings) {
-        let out = match allocate_and_judge(a, case, Oracles::Both, ctx) {
+        let out = match allocate_and_judge(&*a, case, Oracles::Both, ctx) {
             Ok(Some(out)) => out,
             Ok(None) => continue,
             Err(f) => return Err(with_case(f, case)),

@@ -20,20 +20,19 @@ use crate::judging::judge::{
 use crate::registry::{Entry, Family, DEFAULT};
 use allocator::{Allocator, Case};
 use checker::interp;
-use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Arc;
 
 /// Every one of `allocators` on `case` (valid and feasible): each output must pass
 /// both oracles, and all must read the same values along the same paths.
 pub fn check_case(
-    allocators: &[&'static dyn Allocator],
+    allocators: &[Arc<dyn Allocator>],
     case: &Case,
     ctx: &Context,
 ) -> Result<(), Failure> {
     let mut first: Option<(&'static str, Vec<u64>)> = None;
     let mut qualities = Vec::new();
-    for &a in allocators {
-        let judged = allocate_and_judge_refusal(a, case, Oracles::Both, ctx)?;
+    for a in allocators {
+        let judged = allocate_and_judge_refusal(&**a, case, Oracles::Both, ctx)?;
         let q = match &judged {
             Ok(out) => Quality::of(case, Some(out)),
             Err(why) => Quality::refused(*why),
@@ -70,21 +69,11 @@ pub fn check_case(
     Ok(())
 }
 
-/// The name of an allocator's `<name>_checker` target, made once per
-/// process.
-fn checker_name(name: &'static str) -> &'static str {
-    static NAMES: OnceLock<Mutex<BTreeMap<&'static str, &'static str>>> = OnceLock::new();
-    let mut names = NAMES.get_or_init(Default::default).lock().unwrap();
-    names
-        .entry(name)
-        .or_insert_with(|| Box::leak(format!("{name}_checker").into_boxed_str()))
-}
-
 /// One allocator on `case`, both oracles; notes its spills and reloads as
 /// features.
 pub fn allocator_check(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result<(), Failure> {
     if let Some(out) = allocate_and_judge(a, case, Oracles::Both, ctx)? {
-        let st = out.stats(|r| case.machine.fixed_stack[r.class().index()].contains(&r));
+        let st = out.stats(|r| case.machine.fixed_stack[r.class()].contains(&r));
         crate::books::features::note_bucket("spills", st.spills as u64);
         crate::books::features::note_bucket("reloads", st.reloads as u64);
     }
@@ -96,7 +85,7 @@ pub fn allocator_check(a: &dyn Allocator, case: &Case, ctx: &Context) -> Result<
 /// oracles.
 pub fn checker_target(e: &'static Entry) -> Target {
     Target {
-        name: checker_name(e.name),
+        name: e.target,
         description: if e.family == Family::Outside {
             "generate (what the outside allocator takes), allocate with this allocator, then both oracles"
         } else {
@@ -104,23 +93,21 @@ pub fn checker_target(e: &'static Entry) -> Target {
         },
         decode: Decode::Generate(e.profile(), Narrowing::default()),
         body: case_body(true, move |case, ctx| {
-            allocator_check(e.build(&ctx.settings), case, ctx)
+            allocator_check(&*e.build(&ctx.settings), case, ctx)
         }),
         stats: None,
-        narrowing: Narrowing::default(),
     }
 }
 
 /// The `<name>_checker` target of an allocator the registry does not list
 /// (yours, from outside this repository; an outside program): the default
-/// generator's cases, allocate, both oracles.
-pub fn own_checker_target(a: &'static dyn Allocator) -> Target {
+/// generator's cases, allocate, both oracles; its name is `target`.
+pub fn own_checker_target(a: &'static dyn Allocator, target: &'static str) -> Target {
     Target {
-        name: checker_name(a.name()),
+        name: target,
         description: "generate, allocate with this allocator, then both oracles",
         decode: Decode::Generate(&DEFAULT, Narrowing::default()),
         body: case_body(true, move |case, ctx| allocator_check(a, case, ctx)),
         stats: None,
-        narrowing: Narrowing::default(),
     }
 }

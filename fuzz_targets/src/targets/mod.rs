@@ -39,7 +39,6 @@ pub fn targets_of(entries: &'static [Entry]) -> Vec<Target> {
             decode: Decode::Generate(&DEFAULT, Narrowing::default()),
             body: case_body(false, |c, _| ssagen::check_case(c)),
             stats: None,
-            narrowing: Narrowing::default(),
         },
         Target {
             name: "domtree",
@@ -47,7 +46,6 @@ pub fn targets_of(entries: &'static [Entry]) -> Vec<Target> {
             decode: Decode::Generate(&domtree::CFG_ONLY, Narrowing::default()),
             body: Arc::new(domtree::check),
             stats: None,
-            narrowing: Narrowing::default(),
         },
         Target {
             name: "moves",
@@ -55,7 +53,6 @@ pub fn targets_of(entries: &'static [Entry]) -> Vec<Target> {
             decode: Decode::Bytes,
             body: Arc::new(moves::check),
             stats: None,
-            narrowing: Narrowing::default(),
         },
         Target {
             name: "checker_soundness",
@@ -63,7 +60,6 @@ pub fn targets_of(entries: &'static [Entry]) -> Vec<Target> {
             decode: Decode::Generate(&DEFAULT, Narrowing::default()),
             body: Arc::new(checker_soundness::check),
             stats: Some(|ctx| ctx.mutants.report()),
-            narrowing: Narrowing::default(),
         },
         Target {
             name: "differential",
@@ -73,7 +69,6 @@ pub fn targets_of(entries: &'static [Entry]) -> Vec<Target> {
                 differential::check_case(&registry::allocators_of(entries, &ctx.settings), case, ctx)
             }),
             stats: Some(|ctx| ctx.quality.report()),
-            narrowing: Narrowing::default(),
         },
     ]
     .into_iter()
@@ -84,7 +79,10 @@ pub fn targets_of(entries: &'static [Entry]) -> Vec<Target> {
             .filter(|e| e.fuzzed())
             .map(differential::checker_target),
     )
-    .chain(crate::outside::external::registered().map(|e| differential::own_checker_target(e)))
+    .chain(
+        crate::outside::external::registered()
+            .map(|e| differential::own_checker_target(e, crate::outside::external::TARGET)),
+    )
     .collect()
 }
 
@@ -97,7 +95,6 @@ fn agreement() -> Option<Target> {
         decode: Decode::Differential(Narrowing::default()),
         body: Arc::new(checker_agreement::check),
         stats: Some(|ctx| ctx.verdicts.report()),
-        narrowing: Narrowing::default(),
     });
     #[cfg(not(feature = "regalloc2"))]
     None
@@ -117,7 +114,6 @@ pub fn target_by_name(name: &str) -> Option<Target> {
                 differential::allocator_check(a, case, ctx)
             }),
             stats: None,
-            narrowing: Narrowing::default(),
         }))
         .find(|t| t.name == name)
 }

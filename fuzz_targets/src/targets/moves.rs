@@ -84,14 +84,10 @@ pub fn check(input: &Input, _: &Context) -> Result<(), Failure> {
     for _ in 0..c.int(0, 4) {
         let class = RegClass::from_index(c.int(0, 2));
         let r = PReg::new(c.int(0, 9), class);
-        if !moves.iter().any(|m| m.from == Allocation::Reg(r))
-            && env.scratch[class.index()] != Some(r)
-        {
+        if !moves.iter().any(|m| m.from == Allocation::Reg(r)) && env.scratch[class] != Some(r) {
             free.insert(r);
-            if !env.preferred[class.index()].contains(&r)
-                && !env.fixed_stack[class.index()].contains(&r)
-            {
-                env.nonpreferred[class.index()].push(r);
+            if !env.preferred[class].contains(&r) && !env.fixed_stack[class].contains(&r) {
+                env.nonpreferred[class].push(r);
             }
         }
     }

@@ -3,7 +3,6 @@
 
 use super::target::{Decode, Input, Target};
 use crate::books::context::Context;
-use crate::harness::narrowing::Narrowing;
 use std::sync::Arc;
 
 /// The input that makes `planted` fail.
@@ -41,6 +40,5 @@ pub fn planted() -> Target {
             Ok(())
         }),
         stats: None,
-        narrowing: Narrowing::default(),
     }
 }

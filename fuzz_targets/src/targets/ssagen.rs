@@ -56,7 +56,7 @@ pub fn note_case(case: &allocator::Case) {
     note_bucket("insts", f.num_insts() as u64);
     for c in allocator::RegClass::ALL {
         note_bucket("regs", case.machine.num_allocatable(c) as u64);
-        note("scratch", case.machine.scratch[c.index()].is_some() as u64);
+        note("scratch", case.machine.scratch[c].is_some() as u64);
     }
     for i in f.insts() {
         for op in f.inst_operands(i) {

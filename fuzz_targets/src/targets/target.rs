@@ -81,9 +81,6 @@ pub struct Target {
     pub body: Body,
     /// The counters the target keeps in a campaign, as one report, if any.
     pub stats: Option<fn(&Context) -> String>,
-    /// What the command line narrowed the generated cases to (replay
-    /// commands repeat it).
-    pub narrowing: Narrowing,
 }
 
 impl Target {
@@ -98,8 +95,16 @@ impl Target {
             Decode::Differential(_) => Decode::Differential(n.clone()),
             Decode::Bytes => Decode::Bytes,
         };
-        t.narrowing = n.clone();
         t
+    }
+
+    /// What the command line narrowed the generated cases to (replay
+    /// commands repeat it); nothing for a target whose input is not a case.
+    pub fn narrowing(&self) -> Narrowing {
+        match &self.decode {
+            Decode::Generate(_, n) | Decode::Differential(n) => n.clone(),
+            Decode::Bytes => Narrowing::default(),
+        }
     }
 
     /// Checks the fuzzer's bytes `data`: `Err` on a finding (a panic of the

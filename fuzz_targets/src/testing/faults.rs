@@ -543,7 +543,7 @@ fn slot_share(out: &mut Output) {
 fn cycle_unsaved(env: &MachineEnv, out: &mut Output) {
     let scratch = |a: Allocation| {
         a.as_reg()
-            .is_some_and(|r| env.scratch[r.class().index()] == Some(r))
+            .is_some_and(|r| env.scratch[r.class()] == Some(r))
     };
     let save = out.edits.iter().enumerate().position(|(k, &(p, m))| {
         scratch(m.to)

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 /// The name the outside allocator is registered under.
 pub const NAME: &str = "cmd";
 
+/// The target that fuzzes the registered program: `<NAME>_checker`.
+pub const TARGET: &str = "cmd_checker";
+
 /// How long the program may take over one case unless told otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(crate::spec::DEFAULT_CMD_TIMEOUT_MS);
 

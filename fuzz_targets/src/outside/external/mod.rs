@@ -20,4 +20,4 @@
 mod client;
 pub mod serve;
 
-pub use client::{command_of, register, registered, External, DEFAULT_TIMEOUT, NAME};
+pub use client::{command_of, register, registered, External, DEFAULT_TIMEOUT, NAME, TARGET};

@@ -3,20 +3,17 @@
 //! and the way CI tests the client half end to end.
 
 use allocator::ir::text::parse_and_validate;
+use allocator::Allocator;
 use std::io::Write;
 
-/// `rafuzz serve --allocator NAME`: this repository's allocator behind the
-/// outside-program protocol of [`crate::outside::external`], an example of such a
-/// program. Reads cases from `input` (each ends with the function's `end`
-/// line, the second `end` of the case) and answers each with its
-/// allocation section, `unsupported: REASON` or `error: REASON`, flushed.
-/// Status 0 at the end of the input, 2 for an unknown allocator, 3 when
-/// the input cannot be read or the output written.
-pub fn serve(name: &str, input: &mut dyn std::io::BufRead, out: &mut dyn Write) -> i32 {
-    let Some(a) = crate::registry::allocator_by_name(name, &Default::default()) else {
-        eprintln!("no allocator named `{name}` (see `rafuzz list`)");
-        return 2;
-    };
+/// `rafuzz serve --allocator NAME`: an allocator of this repository, `a`,
+/// behind the outside-program protocol of [`crate::outside::external`], an
+/// example of such a program. Reads cases from `input` (each ends with the
+/// function's `end` line, the second `end` of the case) and answers each
+/// with its allocation section, `unsupported: REASON` or `error: REASON`,
+/// flushed. Status 0 at the end of the input, 3 when the input cannot be
+/// read or the output written.
+pub fn serve(a: &dyn Allocator, input: &mut dyn std::io::BufRead, out: &mut dyn Write) -> i32 {
     let mut case_text = String::new();
     let mut line = String::new();
     let mut ends = 0;

@@ -164,11 +164,11 @@ pub fn fastalloc_no_free_register(func: &Function, env: &MachineEnv) -> Option<I
                     && o.class() == c
                     && match o.constraint() {
                         OperandConstraint::Stack => true,
-                        OperandConstraint::FixedReg(r) => env.fixed_stack[c.index()].contains(&r),
+                        OperandConstraint::FixedReg(r) => env.fixed_stack[c].contains(&r),
                         _ => false,
                     }
             });
-            env.scratch[c.index()].is_none() && with_any[0] + with_any[1] >= k && on_stack
+            env.scratch[c].is_none() && with_any[0] + with_any[1] >= k && on_stack
         })
     })
 }

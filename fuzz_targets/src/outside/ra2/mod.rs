@@ -17,10 +17,11 @@ pub mod exclusions;
 pub mod false_refusals;
 pub mod profile;
 
-use crate::registry::entry::{Build, Entry, Family};
+use crate::registry::entry::{Entry, Settings};
 use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
 use exclusions::Kind;
 use regalloc2 as ra2;
+use std::sync::Arc;
 
 /// The version of regalloc2 the adapter is built and documented against
 /// (the dependency is pinned to it with `=`).
@@ -28,6 +29,7 @@ pub const VERSION: &str = "0.15.2";
 
 /// One of regalloc2's algorithms behind our [`Allocator`] trait, with its
 /// known bugs suppressed or run.
+#[derive(Clone, Copy)]
 pub struct Regalloc2 {
     name: &'static str,
     algorithm: ra2::Algorithm,
@@ -48,45 +50,19 @@ pub static FASTALLOC: Regalloc2 = Regalloc2 {
     suppress: true,
 };
 
-/// [`ION`] and [`FASTALLOC`] run on their known bugs (`--no-suppress`).
-static UNSUPPRESSED: [Regalloc2; 2] = [
-    Regalloc2 {
-        suppress: false,
-        ..ION
-    },
-    Regalloc2 {
-        suppress: false,
-        ..FASTALLOC
-    },
-];
-
 /// Both as registry entries, ion first: each takes the cases of its
 /// profile ([`profile`]).
 pub fn entries() -> [Entry; 2] {
-    let entry = |name, build, profile, false_refusals| Entry {
-        name,
-        family: Family::Outside,
-        build: Build::BySettings(build),
-        profile: Some(profile),
-        design_points: false,
-        false_refusals,
-    };
     [
-        entry(
-            ION.name,
-            |s| if s.suppress { &ION } else { &UNSUPPRESSED[0] },
+        Entry::outside(
+            ("regalloc2_ion", "regalloc2_ion_checker"),
+            |s| ION.with(s),
             &profile::REGALLOC2,
             &[exclusions::TOO_MANY_LIVE_REGS],
         ),
-        entry(
-            FASTALLOC.name,
-            |s| {
-                if s.suppress {
-                    &FASTALLOC
-                } else {
-                    &UNSUPPRESSED[1]
-                }
-            },
+        Entry::outside(
+            ("regalloc2_fastalloc", "regalloc2_fastalloc_checker"),
+            |s| FASTALLOC.with(s),
             &profile::FASTALLOC,
             &[exclusions::FASTALLOC_NO_FREE_REGISTER],
         ),
@@ -96,6 +72,14 @@ pub fn entries() -> [Entry; 2] {
 impl Regalloc2 {
     pub fn algorithm(&self) -> ra2::Algorithm {
         self.algorithm
+    }
+
+    /// This algorithm under the campaign's settings.
+    fn with(&self, s: &Settings) -> Arc<dyn Allocator> {
+        Arc::new(Regalloc2 {
+            suppress: s.suppress,
+            ..*self
+        })
     }
 }
 

@@ -161,7 +161,7 @@ impl Universe {
             let first = regs.len();
             env.allocatable(c)
                 .for_each(|r| add(r, &mut regs, &mut pregs));
-            let scratch = env.scratch[c.index()].filter(|_| with_scratch);
+            let scratch = env.scratch[c].filter(|_| with_scratch);
             if let Some(s) = scratch {
                 add(s, &mut regs, &mut pregs);
             }

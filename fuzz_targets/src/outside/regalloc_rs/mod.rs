@@ -22,9 +22,10 @@ pub mod profile;
 
 use crate::judging::oracle_budget::{MAX_STEPS, PATHS};
 use crate::judging::refusals::Kind;
-use crate::registry::entry::{Build, Entry, Family, Settings};
+use crate::registry::entry::{Entry, Settings};
 use allocator::{AllocError, Allocator, Function, MachineEnv, Output};
 use regalloc as rr;
+use std::sync::Arc;
 
 /// The release the adapter is built and documented against (pinned with
 /// `=` in Cargo.toml).
@@ -32,6 +33,7 @@ pub const VERSION: &str = "0.0.34";
 
 /// One of the crate's algorithms behind our [`Allocator`] trait, with its
 /// known bugs suppressed or run and its own checker on or off.
+#[derive(Clone, Copy)]
 pub struct RegallocRs {
     name: &'static str,
     lsra: bool,
@@ -55,48 +57,33 @@ pub static LSRA: RegallocRs = RegallocRs {
     own_checker: true,
 };
 
-/// [`BT`] and [`LSRA`] under every other combination of the settings,
-/// indexed by [`variant`].
-static VARIANTS: [RegallocRs; 8] = {
-    const fn with(a: &RegallocRs, suppress: bool, own_checker: bool) -> RegallocRs {
-        RegallocRs {
-            name: a.name,
-            lsra: a.lsra,
-            suppress,
-            own_checker,
-        }
+impl RegallocRs {
+    /// This algorithm under the campaign's settings.
+    fn with(&self, s: &Settings) -> Arc<dyn Allocator> {
+        Arc::new(RegallocRs {
+            suppress: s.suppress,
+            own_checker: s.own_checker,
+            ..*self
+        })
     }
-    [
-        with(&BT, false, false),
-        with(&BT, false, true),
-        with(&BT, true, false),
-        with(&BT, true, true),
-        with(&LSRA, false, false),
-        with(&LSRA, false, true),
-        with(&LSRA, true, false),
-        with(&LSRA, true, true),
-    ]
-};
-
-/// The algorithm (`lsra`) under the settings `s`.
-fn variant(lsra: bool, s: &Settings) -> &'static RegallocRs {
-    &VARIANTS[usize::from(lsra) * 4 + usize::from(s.suppress) * 2 + usize::from(s.own_checker)]
 }
 
 /// Both as registry entries, the backtracking allocator first, each on
 /// the cases of its [`profile`].
 pub fn entries() -> [Entry; 2] {
-    let entry = |name, build, profile| Entry {
-        name,
-        family: Family::Outside,
-        build: Build::BySettings(build),
-        profile: Some(profile),
-        design_points: false,
-        false_refusals: &[],
-    };
     [
-        entry(BT.name, |s| variant(false, s), &profile::REGALLOC_RS),
-        entry(LSRA.name, |s| variant(true, s), &profile::LSRA),
+        Entry::outside(
+            ("regalloc_rs_bt", "regalloc_rs_bt_checker"),
+            |s| BT.with(s),
+            &profile::REGALLOC_RS,
+            &[],
+        ),
+        Entry::outside(
+            ("regalloc_rs_lsra", "regalloc_rs_lsra_checker"),
+            |s| LSRA.with(s),
+            &profile::LSRA,
+            &[],
+        ),
     ]
 }
 

@@ -316,7 +316,7 @@ impl Runs for InProcess<'_> {
 pub fn reduce_input(target: &Target, input: &Input, opts: &Options) -> Result<Outcome, String> {
     let runs = InProcess {
         target,
-        ctx: Context::with_settings(target.narrowing.settings()),
+        ctx: Context::with_settings(target.narrowing().settings()),
     };
     reduce_input_with(target, input, opts, &runs)
 }

@@ -9,7 +9,7 @@
 //! twenties, a tail to tens of thousands of instructions). `rafuzz gen --stats 2000 --profile
 //! cranelift corpus/real/x86_64` shows the calibration beside real code.
 
-use super::entry::Profile;
+use crate::registry::entry::Profile;
 use allocator::analysis::numbering::{Numbering, Numberings};
 use allocator::MachineEnv;
 use ssagen::config::Sizes;
@@ -62,12 +62,12 @@ fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> C
     // any, reg, stack, fixed, limit (calls weigh `fixed` four times more).
     c.weights = [0, 30, 0, 2, 0];
     c.operands_in_registers = true;
-    c.early_def_eighths = 1;
-    c.branch_def_rate = 4;
+    c.early_def_sixteenths = 2;
+    c.branch_def_sixteenths = 4;
     c.entry_args = true;
-    c.call_rate = 4;
+    c.call_sixteenths = 4;
     c.multi_class_sixteenths = 2;
-    c.block_param_rate = 12;
+    c.block_param_sixteenths = 12;
     c.back_edge_sixteenths = 4;
     // Uses and branch arguments read one of the latest six values: real
     // temporaries die young. Reading any older value one time in sixteen
@@ -111,7 +111,7 @@ fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> C
 /// nearly every function (96%).
 pub fn x86_64() -> Config {
     let mut c = common(machine_x86_64, [24, 1, 0], true);
-    c.reuse_quarters = 3;
+    c.reuse_sixteenths = 12;
     c.early_def_case_sixteenths = 14;
     c
 }
@@ -121,7 +121,7 @@ pub fn x86_64() -> Config {
 /// slightly shorter functions than x86-64's.
 pub fn aarch64() -> Config {
     let mut c = common(machine_aarch64, [24, 1, 0], true);
-    c.reuse_quarters = 3;
+    c.reuse_sixteenths = 12;
     c.reuse_case_sixteenths = 7;
     c.repeated_use_case_sixteenths = 9;
     c.early_def_case_sixteenths = 13;
