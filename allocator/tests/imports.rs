@@ -367,6 +367,7 @@ const FUZZ_TARGETS_FLOORS: [&[&str]; 9] = [
         "harness",
         "books",
         "edit",
+        "coverage",
     ],
     &["books::context"],
     &["outside", "testing"],

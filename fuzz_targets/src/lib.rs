@@ -2,7 +2,8 @@
 //! allocators they run, and everything around them: judging ([`judging`]),
 //! case editing ([`edit`]), a campaign's books ([`books`]), process aids
 //! ([`harness`]), the built-in engine ([`engine`]), tools for a person
-//! holding a finding ([`tools`]), the outside allocators ([`outside`]), the
+//! holding a finding ([`tools`]), the allocator's own edge coverage in an
+//! instrumented build ([`coverage`]), the outside allocators ([`outside`]), the
 //! `rafuzz` command line ([`cli`]), what decides what a campaign runs
 //! ([`spec`]) and test aids ([`testing`]).
 //!
@@ -12,6 +13,7 @@
 
 pub mod books;
 pub mod cli;
+pub mod coverage;
 pub mod edit;
 pub mod engine;
 pub mod harness;

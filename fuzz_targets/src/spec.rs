@@ -87,6 +87,10 @@ pub struct RunSpec {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SLOW_RATIO,
           value_parser = clap::value_parser!(u32).range(2..))]
     pub slow_ratio: u32,
+    /// Guide the campaign by the edge coverage of the allocator under
+    /// test too: a build of `scripts/coverage-build.sh`.
+    #[arg(long)]
+    pub coverage: bool,
     /// Add an outside program as allocator `cmd` (it joins
     /// `differential` and gets the `cmd_checker` target).
     #[arg(long = "allocator", value_name = "cmd:PROGRAM ARGS")]
@@ -109,6 +113,7 @@ impl Default for RunSpec {
             cross_check: false,
             no_slow: false,
             slow_ratio: DEFAULT_SLOW_RATIO,
+            coverage: false,
             program: None,
             cmd_timeout: DEFAULT_CMD_TIMEOUT_MS,
         }
@@ -127,6 +132,9 @@ impl RunSpec {
         }
         if self.slow_ratio != DEFAULT_SLOW_RATIO {
             v.extend(["--slow-ratio".to_string(), self.slow_ratio.to_string()]);
+        }
+        if self.coverage {
+            v.push("--coverage".to_string());
         }
         if let Some(p) = &self.program {
             v.extend(["--allocator".to_string(), p.clone()]);
@@ -164,6 +172,7 @@ mod tests {
             cross_check: true,
             no_slow: true,
             slow_ratio: 8,
+            coverage: true,
             program: Some("cmd:./my allocator --flag".into()),
             cmd_timeout: 250,
         };

@@ -137,6 +137,19 @@ fn table(f: &Files) -> Vec<Expect> {
         e(&["run", "linear_scan_checker", empty], 2, "no input"),
         e(&["run", "linear_scan_checker", missing], 3, "cannot read"),
         e(&["run", "linear_scan_checker", malformed], 1, ":"),
+        // coverage: the tests' build counts no edges
+        e(&["coverage", plain], 2, "--target"),
+        e(
+            &["coverage", "--target", "nope", plain],
+            2,
+            "no target named",
+        ),
+        e(
+            &["coverage", "--target", "linear_scan_checker", plain],
+            2,
+            "counts no edges",
+        ),
+        e(&["fuzz", "--all", "--coverage"], 2, "counts no edges"),
         e(
             &["run", "--timeout", "nan", "linear_scan_checker", plain],
             2,

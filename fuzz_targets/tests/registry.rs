@@ -102,6 +102,7 @@ fn a_new_allocator_is_one_entry() {
     entries.push(Entry {
         name: "tiny",
         target: "tiny_checker",
+        code: "fuzz_targets",
         family: Family::Ours,
         build: Build::Fixed(&Tiny),
         profile: None,
@@ -124,4 +125,25 @@ fn a_new_allocator_is_one_entry() {
     let report = ctx.quality.report();
     assert!(report.contains("tiny"), "{report}");
     assert!(!report.contains("regalloc2_ion"), "{report}");
+}
+
+/// An allocator's own target counts its crate's edges; a target every
+/// allocator takes part in counts every allocator's crate.
+#[test]
+fn each_target_tests_the_code_of_its_allocators() {
+    assert_eq!(
+        registry::code_under_test("linear_scan_checker"),
+        ["allocator"]
+    );
+    assert_eq!(registry::code_under_test("fault_hang"), ["allocator"]);
+    let all = registry::code_crates();
+    assert_eq!(registry::code_under_test("differential"), all);
+    assert_eq!(all[0], "allocator");
+    if cfg!(feature = "regalloc2") {
+        assert_eq!(
+            registry::code_under_test("regalloc2_ion_checker"),
+            ["regalloc2"]
+        );
+        assert!(all.contains(&"regalloc2"));
+    }
 }

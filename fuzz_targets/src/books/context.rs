@@ -6,11 +6,13 @@
 
 use crate::books::quality::QualityBook;
 use crate::books::slow::{SlowRule, TimingBook};
+use crate::coverage::edges::Edges;
 use crate::judging::failure::Failure;
 use crate::judging::refusals::RefusalBook;
 use crate::registry::Settings;
 use allocator::{Case, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// A second checker, written elsewhere, run beside ours on every
 /// allocation judged (regalloc2's, `--cross-check`): `Err` where the two
@@ -42,6 +44,10 @@ pub struct Context {
     pub slow: Option<SlowRule>,
     /// The allocators' times per instruction, the baseline of `slow`.
     pub timing: TimingBook,
+    /// The edge counters of the code under test, when the campaign is
+    /// guided by them too (`--coverage`, an instrumented build): each
+    /// input's edges become features.
+    pub coverage: Option<Arc<Edges>>,
 }
 
 impl Context {

@@ -13,10 +13,13 @@ thread_local! {
     static SINK: RefCell<Option<Vec<u32>>> = const { RefCell::new(None) };
 }
 
-fn fnv(name: &str) -> u32 {
+const fn fnv(name: &str) -> u32 {
+    let b = name.as_bytes();
     let mut h: u32 = 0x811c_9dc5;
-    for b in name.bytes() {
-        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    let mut i = 0;
+    while i < b.len() {
+        h = (h ^ b[i] as u32).wrapping_mul(0x0100_0193);
+        i += 1;
     }
     h
 }
@@ -26,6 +29,18 @@ pub fn note(name: &str, value: u64) {
     SINK.with(|s| {
         if let Some(v) = s.borrow_mut().as_mut() {
             v.push(fnv(name) ^ (value as u32).wrapping_mul(0x9e37_79b1));
+        }
+    });
+}
+
+/// Notes that an input reached edge counter `counter` of the code under
+/// test with hit-count bucket `bucket` (an instrumented build:
+/// [`crate::coverage`]).
+pub fn note_edge(counter: u32, bucket: u8) {
+    const EDGE: u32 = fnv("edge");
+    SINK.with(|s| {
+        if let Some(v) = s.borrow_mut().as_mut() {
+            v.push(EDGE ^ (counter << 4 | u32::from(bucket)).wrapping_mul(0x9e37_79b1));
         }
     });
 }
@@ -74,5 +89,19 @@ mod tests {
         }));
         assert!(r.is_err());
         assert_eq!(w.len(), 1);
+    }
+
+    #[test]
+    fn an_edge_feature_tells_counter_and_bucket_apart() {
+        let mut v = Vec::new();
+        collect(&mut v, || {
+            note_edge(1, 1);
+            note_edge(1, 2);
+            note_edge(2, 1);
+            note_edge(1, 1);
+        });
+        assert_eq!(v.len(), 4);
+        assert!(v[0] != v[1] && v[0] != v[2] && v[1] != v[2]);
+        assert_eq!(v[0], v[3]);
     }
 }

@@ -73,6 +73,10 @@ pub enum Command {
     /// Replay raw fuzz inputs (files or directories) or .ra cases through
     /// one target.
     Run(RunArgs),
+    /// What inputs reach of the allocator's own code (a build of
+    /// scripts/coverage-build.sh): per file and function, the share of
+    /// edges and lines, as text and as HTML pages.
+    Coverage(CoverageArgs),
     /// How each allocator's time and peak heap grow with function size:
     /// cases of one shape from about 100 instructions up, a table with
     /// the fitted growth exponents, and a plot.
@@ -259,6 +263,29 @@ pub struct RunArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub cases: CaseSpec,
+    #[command(flatten)]
+    pub run: RunSpec,
+}
+
+/// `rafuzz coverage`'s arguments.
+#[derive(clap::Args)]
+pub struct CoverageArgs {
+    /// The target whose allocator's code counts (every allocator's for a
+    /// target that is no allocator's own).
+    #[arg(long)]
+    pub target: String,
+    /// Inputs: raw fuzz inputs or .ra cases, files or directories (a
+    /// campaign's corpus, corpus/real/TARGET).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Also write an HTML report (index.html, a page per file) here.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+    /// List each file's functions under it.
+    #[arg(long)]
+    pub functions: bool,
     #[command(flatten)]
     pub cases: CaseSpec,
     #[command(flatten)]

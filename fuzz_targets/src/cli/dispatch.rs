@@ -77,6 +77,16 @@ fn dispatch(command: Command, io: &mut Streams) -> Result<Exit, Error> {
         Command::Check { files, repeat } => check(&files, repeat, io),
         Command::Fuzz(args) => fuzz_command(args, io)?,
         Command::Reduce(args) => reduce_command(args, io)?,
+        Command::Coverage(args) => {
+            let narrowing = resolve(&args.cases)?;
+            // Inputs run once each: no slow-run rule, no guidance.
+            let ctx = Context {
+                slow: None,
+                coverage: None,
+                ..context(&args.run, &narrowing)?
+            };
+            super::tools::coverage(&args, &narrowing, &ctx, io)?
+        }
         Command::Run(args) => {
             let narrowing = resolve(&args.cases)?;
             // A replay judges each input once: no slow-run rule.
@@ -156,7 +166,15 @@ fn context(run: &RunSpec, narrowing: &Narrowing) -> Result<Context, Error> {
         }
     };
     register_outside_program(run.program.as_deref(), run.cmd_timeout)?;
+    let coverage = match run.coverage {
+        false => None,
+        true => Some(std::sync::Arc::new(
+            crate::coverage::edges::Edges::of_process(&crate::registry::code_crates())
+                .map_err(Error::usage)?,
+        )),
+    };
     Ok(Context {
+        coverage,
         slow: (!run.no_slow).then(|| SlowRule {
             ratio: f64::from(run.slow_ratio),
             ..SlowRule::default()
@@ -207,6 +225,7 @@ fn fuzz_command(a: FuzzArgs, io: &mut Streams) -> Result<Exit, Error> {
         save_corpus: a.save_corpus,
         seeds: a.seeds,
         cross_check: ctx.cross_check,
+        coverage: ctx.coverage.clone(),
         progress: std::time::Duration::from_secs(
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
                 1

@@ -252,6 +252,53 @@ pub fn compare(
     )))
 }
 
+/// `rafuzz coverage`: runs every input through the target in this
+/// process, counting the edges of the code under test, and reports what
+/// was reached. Status 2 for a build that counts no edges, 3 when the HTML
+/// cannot be written.
+pub fn coverage(
+    a: &super::args::CoverageArgs,
+    narrowing: &Narrowing,
+    ctx: &crate::books::context::Context,
+    io: &mut Streams,
+) -> Result<Exit, Error> {
+    use crate::coverage::{counters, edges::Edges, report};
+    let target = target_named(&a.target)?.narrowed(narrowing);
+    let crates = crate::registry::code_under_test(target.name);
+    let edges = Edges::of_process(&crates).map_err(Error::usage)?;
+    let scope = edges.scope(&crates);
+    let inputs = crate::harness::inputs::expand_inputs(&a.files);
+    if inputs.is_empty() {
+        return Err(Error::usage("no input found in the files given"));
+    }
+    let mut hits = vec![0u32; counters::total()];
+    for path in &inputs {
+        let data =
+            std::fs::read(path).map_err(|e| Error::internal(format!("{}: {e}", path.display())))?;
+        // What the input finds is `run`'s business; here only what it reaches.
+        let _ = target.failure(&data, ctx);
+        edges.gather(scope, &mut hits);
+    }
+    let files = report::files(&edges.sites, &edges.numbers(scope), &hits);
+    let _ = writeln!(
+        io.out,
+        "{} inputs through {}; the code of {}:",
+        inputs.len(),
+        target.name,
+        crates.join(", ")
+    );
+    let _ = io
+        .out
+        .write_all(report::text(&files, a.functions).as_bytes());
+    if let Some(dir) = &a.html {
+        let title = format!("{}: coverage of {}", target.name, crates.join(", "));
+        report::html(&files, &title, dir)
+            .map_err(|e| Error::internal(format!("{}: {e}", dir.display())))?;
+        let _ = writeln!(io.out, "HTML: {}", dir.join("index.html").display());
+    }
+    Ok(Exit::Ok)
+}
+
 /// `rafuzz scaling`: each allocator's time and peak heap on cases of one
 /// shape at growing sizes, with the growth exponents, as a table and
 /// (with `plot`) an SVG. Every registered allocator when `names` is

@@ -38,6 +38,9 @@ pub struct Options {
     /// The checker to cross-examine ours with on every allocation
     /// (see [`Context::cross_check`]).
     pub cross_check: Option<crate::books::context::CrossCheck>,
+    /// The edge counters that guide the campaign besides the features
+    /// (see [`Context::coverage`]).
+    pub coverage: Option<Arc<crate::coverage::edges::Edges>>,
     /// Run inputs in worker processes started so (`None`: in the job's
     /// thread, unprotected against hangs and crashes).
     pub isolation: Option<process::Launcher>,
@@ -65,6 +68,7 @@ impl Options {
             seeds: Vec::new(),
             settings: Default::default(),
             cross_check: None,
+            coverage: None,
             isolation: None,
             slow: None,
         }
@@ -94,6 +98,8 @@ pub(super) struct Shared {
     pub target: Target,
     pub corpus: Mutex<Vec<Arc<Vec<u8>>>>,
     pub features: Mutex<HashSet<u32>>,
+    /// The crates whose edges count for the target (with coverage on).
+    pub scope: crate::coverage::edges::Scope,
     pub execs: AtomicU64,
     pub findings: AtomicU64,
     /// Time spent running this target, in nanoseconds: workers pick the

@@ -130,9 +130,15 @@ impl<'a> Job<'a> {
         while let Some((index, input)) = self.next_input() {
             let t0 = Instant::now();
             feats.clear();
-            let target = &self.campaign.shared[index].target;
-            let failure =
-                features::collect(&mut feats, || target.failure(&input, self.campaign.ctx));
+            let shared = &self.campaign.shared[index];
+            let ctx = self.campaign.ctx;
+            let failure = features::collect(&mut feats, || {
+                let f = shared.target.failure(&input, ctx);
+                if let Some(edges) = &ctx.coverage {
+                    edges.harvest(shared.scope);
+                }
+                f
+            });
             let nanos = t0.elapsed().as_nanos() as u64;
             let found = match failure {
                 Some(f) => Err(f),

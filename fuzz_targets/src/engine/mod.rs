@@ -43,6 +43,7 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
     let ctx = Context {
         slow: opts.slow,
         cross_check: opts.cross_check,
+        coverage: opts.coverage.clone(),
         ..Context::with_settings(opts.settings)
     };
     let shared: Vec<Arc<Shared>> = opts
@@ -67,6 +68,9 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
                 target: t.clone(),
                 corpus: Mutex::new(corpus),
                 features: Mutex::new(HashSet::new()),
+                scope: opts.coverage.as_ref().map_or_else(Default::default, |e| {
+                    e.scope(&crate::registry::code_under_test(t.name))
+                }),
                 execs: AtomicU64::new(0),
                 findings: AtomicU64::new(0),
                 nanos: AtomicU64::new(0),

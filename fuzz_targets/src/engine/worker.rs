@@ -38,6 +38,14 @@ pub fn serve(
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let mut seen: Vec<HashSet<u32>> = vec![HashSet::new(); targets.len()];
+    let scopes: Vec<_> = targets
+        .iter()
+        .map(|t| {
+            ctx.coverage.as_ref().map_or_else(Default::default, |e| {
+                e.scope(&crate::registry::code_under_test(t.name))
+            })
+        })
+        .collect();
     let mut feats: Vec<u32> = Vec::new();
     while let Some(request) = Request::read(&mut input)? {
         let reply = match request {
@@ -45,7 +53,15 @@ pub fn serve(
             Request::Bytes { target, data } => {
                 let t = target_at(targets, target)?;
                 feats.clear();
-                match features::collect(&mut feats, || t.failure(&data, ctx)) {
+                let scope = scopes[target as usize];
+                let run = || {
+                    let f = t.failure(&data, ctx);
+                    if let Some(edges) = &ctx.coverage {
+                        edges.harvest(scope);
+                    }
+                    f
+                };
+                match features::collect(&mut feats, run) {
                     Some(f) => Reply::Fail(f),
                     None => {
                         let seen = &mut seen[target as usize];

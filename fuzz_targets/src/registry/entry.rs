@@ -103,6 +103,9 @@ pub struct Entry {
     /// The target that fuzzes it alone: `<name>_checker` for a fuzzed
     /// entry, `fault_<fault>` for a planted fault, none for a variant.
     pub target: &'static str,
+    /// The crate whose code is the allocator's (`allocator` for ours,
+    /// `regalloc2`, `regalloc`): what coverage of it counts.
+    pub code: &'static str,
     pub family: Family,
     /// How the allocator is had, under a campaign's settings.
     pub build: Build,
@@ -137,10 +140,11 @@ impl FalseRefusal {
 }
 
 impl Entry {
-    /// An outside allocator's entry: `(name, target)`, how it is built
+    /// An outside allocator's entry: `(name, target)`, its crate, how it is built
     /// for the settings, the cases it takes and its known false refusals.
     pub fn outside(
         (name, target): (&'static str, &'static str),
+        code: &'static str,
         build: fn(&Settings) -> Arc<dyn Allocator>,
         profile: &'static Profile,
         false_refusals: &'static [FalseRefusal],
@@ -148,6 +152,7 @@ impl Entry {
         Entry {
             name,
             target,
+            code,
             family: Family::Outside,
             build: Build::BySettings(build),
             profile: Some(profile),

@@ -21,6 +21,7 @@ fn ours() -> [Entry; 4] {
     let ours = |(name, target), a, design_points| Entry {
         name,
         target,
+        code: "allocator",
         family: Family::Ours,
         build: Build::Fixed(a),
         profile: None,
@@ -57,6 +58,7 @@ fn variants() -> [Entry; 1] {
     [Entry {
         name: "coloring_nosplit",
         target: "",
+        code: "allocator",
         family: Family::Variant,
         build: Build::Fixed(&allocator::coloring::ColoringWithoutSplitting),
         profile: None,
@@ -79,6 +81,7 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::testing::faults::FAULTY.iter().map(|f| Entry {
             name: f.name,
             target: f.target_name(),
+            code: "allocator",
             family: Family::Fault,
             build: Build::Fixed(f),
             profile: None,
@@ -147,6 +150,27 @@ pub fn known_name(name: &str) -> Option<&'static str> {
             .map(|e| e.name())
             .filter(|n| *n == name)
     })
+}
+
+/// The crates whose code is an allocator's, in registry order, once each.
+pub fn code_crates() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = Vec::new();
+    for e in entries() {
+        if !v.contains(&e.code) {
+            v.push(e.code);
+        }
+    }
+    v
+}
+
+/// The crates a target tests: its allocator's for an allocator's own
+/// target (`<name>_checker`, `fault_<fault>`), every allocator's for the
+/// others.
+pub fn code_under_test(target: &str) -> Vec<&'static str> {
+    match entries().iter().find(|e| e.target == target) {
+        Some(e) => vec![e.code],
+        None => code_crates(),
+    }
 }
 
 /// The checker `--cross-check` runs beside ours: regalloc2's, when it is
