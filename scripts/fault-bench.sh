@@ -10,18 +10,25 @@
 # config as it is (GEN=single, the default), to compare the two. PROFILE=P
 # generates the cases of profile P (--profile); SEEDS=DIR starts from the .ra
 # cases of DIR, mutated as cases (--seeds), instead of an empty corpus.
+# GUIDE=features or GUIDE=coverage runs the instrumented build of
+# scripts/coverage-build.sh, guided by features alone or by the allocator's
+# edges too (--coverage), to compare the two on one binary.
 # Exit status 1 when a fault was missed on some seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 seeds=${2:-3}
 shift $(($# < 2 ? $# : 2))
-cargo build --release -q -p fuzz_targets --bin rafuzz
-rafuzz=./target/release/rafuzz
 gen=()
+case "${GUIDE:-}" in
+    "") cargo build --release -q -p fuzz_targets --bin rafuzz; rafuzz=./target/release/rafuzz ;;
+    features) rafuzz=$(scripts/coverage-build.sh 2>/dev/null) ;;
+    coverage) rafuzz=$(scripts/coverage-build.sh 2>/dev/null); gen+=(--coverage) ;;
+    *) echo "GUIDE must be features or coverage" >&2; exit 2 ;;
+esac
 case "${GEN:-single}" in
     single) ;;
-    swarm) gen=(--swarm) ;;
+    swarm) gen+=(--swarm) ;;
     *) echo "GEN must be swarm or single" >&2; exit 2 ;;
 esac
 [ -n "${PROFILE:-}" ] && gen+=(--profile "$PROFILE")

@@ -26,29 +26,25 @@ fn with_known_bugs(c: Config) -> Config {
     c
 }
 
+/// The profile of one target: regalloc2's known bugs for `--no-suppress`,
+/// no share of `differential`'s inputs.
+const fn target(name: &'static str, config: fn() -> Config) -> Profile {
+    Profile {
+        name,
+        config,
+        with_known_bugs,
+        differential_share: (0, 1),
+    }
+}
+
 /// x86-64: Cranelift's machine (no vector class; floats fill two slots).
-pub static X86_64: Profile = Profile {
-    name: "cranelift",
-    config: x86_64,
-    with_known_bugs,
-    differential_share: (0, 1),
-};
+pub static X86_64: Profile = target("cranelift", x86_64);
 
 /// aarch64.
-pub static AARCH64: Profile = Profile {
-    name: "cranelift-aarch64",
-    config: aarch64,
-    with_known_bugs,
-    differential_share: (0, 1),
-};
+pub static AARCH64: Profile = target("cranelift-aarch64", aarch64);
 
 /// riscv64 (with the vector extension: vectors fill sixteen slots).
-pub static RISCV64: Profile = Profile {
-    name: "cranelift-riscv64",
-    config: riscv64,
-    with_known_bugs,
-    differential_share: (0, 1),
-};
+pub static RISCV64: Profile = target("cranelift-riscv64", riscv64);
 
 /// The three, x86-64 first.
 pub static ALL: [&Profile; 3] = [&X86_64, &AARCH64, &RISCV64];
