@@ -61,6 +61,83 @@ impl Edges {
         Ok(e)
     }
 
+    /// [`Edges::of_process`] without the sites, for guiding a campaign:
+    /// read from a cache beside the system's temporary files when this
+    /// same binary already attributed its counters for `crates` (worker
+    /// processes start in milliseconds, not the half second attribution
+    /// takes), written there otherwise.
+    pub fn for_guidance(crates: &[&str]) -> Result<Edges, String> {
+        if !counters::instrumented() {
+            return Err(
+                "this rafuzz counts no edges: build it with scripts/coverage-build.sh".to_string(),
+            );
+        }
+        let addresses = counters::addresses();
+        let cache = cache_path(crates);
+        if let Some(e) = cache
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .and_then(|text| Edges::of_cache(&text, &addresses, crates))
+        {
+            e.clear();
+            return Ok(e);
+        }
+        let mut e = Edges::of_process(crates)?;
+        if let Some(p) = cache {
+            let tmp = p.with_extension(format!("tmp{}", std::process::id()));
+            if std::fs::write(&tmp, e.to_cache()).is_ok() {
+                let _ = std::fs::rename(&tmp, &p);
+            }
+        }
+        e.sites = Sites::default();
+        Ok(e)
+    }
+
+    /// The kept counters as text: one line per crate, its name then its
+    /// counter numbers.
+    fn to_cache(&self) -> String {
+        let mut s = String::new();
+        for g in &self.groups {
+            s.push_str(&g.name);
+            for &(_, n) in &g.counters {
+                s.push(' ');
+                s.push_str(&n.to_string());
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The edges [`Edges::to_cache`] wrote, if it names `crates` in order
+    /// and only counters that exist.
+    fn of_cache(text: &str, addresses: &[usize], crates: &[&str]) -> Option<Edges> {
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() != crates.len() {
+            return None;
+        }
+        let mut groups = Vec::new();
+        for (line, &name) in lines.iter().zip(crates) {
+            let mut words = line.split(' ');
+            if words.next() != Some(name) {
+                return None;
+            }
+            let counters = words
+                .map(|w| {
+                    let n: u32 = w.parse().ok()?;
+                    Some((*addresses.get(n as usize)?, n))
+                })
+                .collect::<Option<Vec<_>>>()?;
+            groups.push(Group {
+                name: name.to_string(),
+                counters,
+            });
+        }
+        Some(Edges {
+            groups,
+            sites: Sites::default(),
+        })
+    }
+
     /// The counters at `addresses` whose sites are in `crates`.
     pub fn of_sites(sites: Sites, addresses: &[usize], crates: &[&str]) -> Edges {
         let mut groups: Vec<Group> = crates
@@ -153,6 +230,17 @@ impl Edges {
     }
 }
 
+/// Where this binary's attribution for `crates` is cached: a name made of
+/// the binary's path, size and modification time, and the crates.
+fn cache_path(crates: &[&str]) -> Option<std::path::PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let exe = std::env::current_exe().ok()?;
+    let meta = std::fs::metadata(&exe).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&exe, meta.len(), meta.modified().ok(), crates).hash(&mut h);
+    Some(std::env::temp_dir().join(format!("rafuzz-edges-{:016x}", h.finish())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +289,15 @@ mod tests {
             .map(|&a| unsafe { *(a as *const u8) })
             .collect();
         assert_eq!(now, [0, 0, 0, 9, 5], "kept counters cleared, others left");
+        // The cache gives the same counters back, and refuses another
+        // crate list or a counter the process does not have.
+        let text = e.to_cache();
+        let back = Edges::of_cache(&text, &addresses, &["allocator", "regalloc2"]).unwrap();
+        assert_eq!(
+            back.numbers(back.scope(&["allocator", "regalloc2"])),
+            [0, 2, 1]
+        );
+        assert!(Edges::of_cache(&text, &addresses, &["allocator"]).is_none());
+        assert!(Edges::of_cache(&text, &addresses[..2], &["allocator", "regalloc2"]).is_none());
     }
 }
