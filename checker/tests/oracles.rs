@@ -28,6 +28,29 @@ fn hand_written_allocations_pass_both_oracles() {
     assert!(with_alloc >= 15);
 }
 
+/// A `wrong-value` error says whether the location read holds nothing at
+/// all: on the hand-written cases, exactly those whose message says so
+/// (both kinds of read are among them).
+#[test]
+fn a_read_of_nothing_is_flagged_as_such() {
+    let (mut nothing, mut other) = (0, 0);
+    for path in files("check") {
+        let (case, _) = parse_and_validate(&std::fs::read(&path).unwrap()).unwrap();
+        let out = case.output.as_ref().expect("an allocation section");
+        for e in check(&case.func, &case.machine, out) {
+            let says = e.message.ends_with("holds no live value");
+            assert_eq!(e.read_nothing, says, "{}: {}", path.display(), e.message);
+            if e.kind == checker::ErrorKind::WrongValue {
+                *if says { &mut nothing } else { &mut other } += 1;
+            }
+        }
+    }
+    assert!(
+        nothing > 0 && other > 0,
+        "{nothing} reads of nothing, {other} of another value"
+    );
+}
+
 /// `tests/cases/check/*.ra`: each names its exact errors in
 /// `# error: LINE:COL: message [kind]` lines (none: the allocation is correct).
 #[test]

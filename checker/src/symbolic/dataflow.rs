@@ -91,6 +91,7 @@ impl Checker {
                     out.allocs.len(),
                     f.num_operands()
                 ),
+                read_nothing: false,
             });
             return errs;
         }
@@ -622,6 +623,7 @@ impl Checker {
                         "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {}, but one is written while the other still needs its value",
                         allocs[kd]
                     ),
+                    read_nothing: false,
                 });
             }
         }
@@ -639,6 +641,7 @@ impl Checker {
         let Some(l) = c.key(a) else { return };
         let v = op.vreg().index() as u32;
         if !self.holds(l, v) {
+            let held = self.set_of(l);
             errs.push(CheckError {
                 kind: ErrorKind::WrongValue,
                 site: Site::Alloc(i, k),
@@ -646,8 +649,9 @@ impl Checker {
                     "{i} operand {k} ({op}) reads {v2} from {a} at the {pos} point, but {a} holds {held}",
                     v2 = op.vreg(),
                     pos = if op.pos() == OperandPos::Early { "early" } else { "late" },
-                    held = describe_set(&self.set_of(l), c.f)
+                    held = describe_set(&held, c.f)
                 ),
+                read_nothing: held.is_empty(),
             });
         }
     }

@@ -75,6 +75,9 @@ pub struct CheckError {
     pub kind: ErrorKind,
     pub site: Site,
     pub message: String,
+    /// A `WrongValue` read of a location that holds no live value at all
+    /// (nothing the program still needs), rather than another value.
+    pub read_nothing: bool,
 }
 
 impl fmt::Display for CheckError {

@@ -93,6 +93,7 @@ pub(super) fn structural(
             kind,
             site,
             message,
+            read_nothing: false,
         })
     };
     for i in f.insts() {
