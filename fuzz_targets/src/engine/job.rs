@@ -6,6 +6,7 @@
 
 use super::campaign::{Finding, Options, Shared};
 use super::findings::{hash, save_finding, write_atomically};
+use super::guided;
 use super::input::make_input;
 use super::process::Worker;
 use super::wire::{Reply, Request};
@@ -133,11 +134,7 @@ impl<'a> Job<'a> {
             let shared = &self.campaign.shared[index];
             let ctx = self.campaign.ctx;
             let failure = features::collect(&mut feats, || {
-                let f = shared.target.failure(&input, ctx);
-                if let Some(edges) = &ctx.coverage {
-                    edges.harvest(shared.scope);
-                }
-                f
+                guided::failure(&shared.target, &input, ctx, shared.scope)
             });
             let nanos = t0.elapsed().as_nanos() as u64;
             let found = match failure {

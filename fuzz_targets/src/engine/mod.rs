@@ -15,6 +15,7 @@
 
 mod campaign;
 mod findings;
+mod guided;
 mod input;
 mod job;
 pub mod process;
@@ -68,9 +69,7 @@ pub fn fuzz(opts: &Options, log: &mut (dyn Write + Send)) -> Report {
                 target: t.clone(),
                 corpus: Mutex::new(corpus),
                 features: Mutex::new(HashSet::new()),
-                scope: opts.coverage.as_ref().map_or_else(Default::default, |e| {
-                    e.scope(&crate::registry::code_under_test(t.name))
-                }),
+                scope: guided::scope_of(t, &ctx),
                 execs: AtomicU64::new(0),
                 findings: AtomicU64::new(0),
                 nanos: AtomicU64::new(0),

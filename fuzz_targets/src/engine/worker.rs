@@ -4,6 +4,7 @@
 //! the inputs it ran and the features it has seen per target, so that a
 //! reply names only features new to it.
 
+use super::guided;
 use super::wire::{Reply, Request};
 use crate::books::context::Context;
 use crate::books::features;
@@ -38,14 +39,7 @@ pub fn serve(
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let mut seen: Vec<HashSet<u32>> = vec![HashSet::new(); targets.len()];
-    let scopes: Vec<_> = targets
-        .iter()
-        .map(|t| {
-            ctx.coverage.as_ref().map_or_else(Default::default, |e| {
-                e.scope(&crate::registry::code_under_test(t.name))
-            })
-        })
-        .collect();
+    let scopes: Vec<_> = targets.iter().map(|t| guided::scope_of(t, ctx)).collect();
     let mut feats: Vec<u32> = Vec::new();
     while let Some(request) = Request::read(&mut input)? {
         let reply = match request {
@@ -54,14 +48,7 @@ pub fn serve(
                 let t = target_at(targets, target)?;
                 feats.clear();
                 let scope = scopes[target as usize];
-                let run = || {
-                    let f = t.failure(&data, ctx);
-                    if let Some(edges) = &ctx.coverage {
-                        edges.harvest(scope);
-                    }
-                    f
-                };
-                match features::collect(&mut feats, run) {
+                match features::collect(&mut feats, || guided::failure(t, &data, ctx, scope)) {
                     Some(f) => Reply::Fail(f),
                     None => {
                         let seen = &mut seen[target as usize];
