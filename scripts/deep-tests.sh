@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RAFUZZ_DEEP=1
-cargo test --release -p fuzz_targets --test every_allocator --test profile_domain "$@"
+cargo test --release -p fuzz_targets --test every_allocator --test profile_domain --test regalloc2 "$@"
 # Of the failure modes only the SIGKILL test has a deep size (20 campaigns);
 # `cargo test` runs the others as they are.
 cargo test --release -p fuzz_targets --test failure_modes "$@" -- a_campaign_killed

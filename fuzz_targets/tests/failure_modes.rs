@@ -38,7 +38,7 @@ fn find_and_reduce(fault: &str, kind: &str, limits: &[&str]) -> (Vec<String>, St
         // A reduction that runs long stops here with what it has: the
         // test asks for a reduced case, not the smallest.
         "--reduce-time",
-        "10",
+        "5",
         "--artifacts",
         artifacts.to_str().unwrap(),
     ];
@@ -89,16 +89,17 @@ fn replay(words: &[String]) -> (Option<i32>, String) {
 #[test]
 fn an_endless_loop_is_a_timeout() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // Each hanging candidate of the reduction costs the whole timeout.
-    let (words, _) = find_and_reduce("hang", "timeout", &["--timeout", "0.25"]);
+    // Each hanging candidate of the reduction costs the whole timeout, so
+    // it is short: still about 15 times a debug build's slowest input here.
+    let (words, _) = find_and_reduce("hang", "timeout", &["--timeout", "0.15"]);
     assert!(
-        words.starts_with(&["run".into(), "--timeout".into(), "0.25".into()]),
+        words.starts_with(&["run".into(), "--timeout".into(), "0.15".into()]),
         "{words:?}"
     );
     let (code, out) = replay(&words);
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.contains(": FAILED: timeout: the input ran longer than the 0.25 s"),
+        out.contains(": FAILED: timeout: the input ran longer than the 0.15 s"),
         "{out}"
     );
 }
@@ -163,9 +164,11 @@ fn an_abort_is_a_crash_named_by_its_signal() {
 #[test]
 fn a_memory_blow_up_is_an_oom() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (words, _) = find_and_reduce("grow", "oom", &["--rss-limit-mb", "300"]);
+    // Each candidate of the reduction that still blows up grows to the
+    // limit first: a low one keeps the reduction short.
+    let (words, _) = find_and_reduce("grow", "oom", &["--rss-limit-mb", "100"]);
     assert!(
-        words.starts_with(&["run".into(), "--rss-limit-mb".into(), "300".into()]),
+        words.starts_with(&["run".into(), "--rss-limit-mb".into(), "100".into()]),
         "{words:?}"
     );
     let (code, out) = replay(&words);
@@ -234,7 +237,7 @@ fn a_campaign_killed_at_any_moment_leaves_every_finding_it_reported_complete() {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(100 + next(&mut state) % 2400));
+        std::thread::sleep(Duration::from_millis(100 + next(&mut state) % 1400));
         child.kill().unwrap();
         child.wait().unwrap();
         let log = std::fs::read_to_string(&log).unwrap();
@@ -307,7 +310,7 @@ fn a_worker_killed_from_outside_leaves_its_input_as_a_finding_and_is_replaced() 
         ])
         .args([
             "--time",
-            "4",
+            "3",
             "--jobs",
             "1",
             "--corpus",
@@ -320,8 +323,17 @@ fn a_worker_killed_from_outside_leaves_its_input_as_a_finding_and_is_replaced() 
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    let workers = workers_of(child.id());
+    // Waits for the worker, then lets it run inputs for a moment, so that
+    // the kill lands while it runs one.
+    let mut workers = Vec::new();
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(50));
+        workers = workers_of(child.id());
+        if !workers.is_empty() {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
     assert_eq!(workers.len(), 1, "{workers:?}");
     let killed = Command::new("kill")
         .args(["-KILL", &workers[0].to_string()])

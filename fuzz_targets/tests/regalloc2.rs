@@ -336,8 +336,9 @@ fn the_checkers_agree_on_hand_written_allocations_and_every_allocators_output() 
         }
     }
     // Every allocator's output on the hand-written cases and on generated
-    // ones (regalloc2's profile, so that every allocator takes part).
-    let mut generated: Vec<Case> = (0..150)
+    // ones (regalloc2's profile, so that every allocator takes part; 150 in
+    // the deep sweeps, a fifth otherwise).
+    let mut generated: Vec<Case> = (0..allocator::fixtures::sweep(150) as u64)
         .map(|s| {
             let bytes = fuzz_targets::harness::inputs::seeded_bytes(s, 2048);
             ssagen::generate_from_bytes(&bytes, &fuzz_targets::outside::ra2::profile::regalloc2())
