@@ -2,9 +2,10 @@
 # The fault benchmark: each planted fault (fuzz_targets/src/faults.rs) through
 # its checker target with the built-in engine, from an empty corpus, for at most
 # SECONDS (default 60) on each of SEEDS seeds (default 3); prints a table: fault,
-# median time to detection, on how many seeds it was found, median size of the
-# reduced case. `extra_spill` is left out (a correct allocation: only `rafuzz
-# compare` finds it).
+# median time to detection (of the seeds it was found on), on how many seeds it
+# was found, median size of the reduced case, and each seed's time (`-`: missed). `extra_spill` is left out (a correct allocation: only `rafuzz
+# compare` finds it), and so is `rare_branch`, which compares kinds of
+# guidance (scripts/guidance-bench.sh).
 #   scripts/fault-bench.sh [SECONDS] [SEEDS] [FAULT...]   # FAULT: fault_<name>
 # GEN=swarm generates with swarm generation (--swarm) instead of the target's
 # config as it is (GEN=single, the default), to compare the two. PROFILE=P
@@ -33,18 +34,19 @@ case "${GEN:-single}" in
 esac
 [ -n "${PROFILE:-}" ] && gen+=(--profile "$PROFILE")
 [ -n "${SEEDS:-}" ] && gen+=(--seeds "$SEEDS")
-if [ $# -gt 0 ]; then faults=("$@"); else mapfile -t faults < <($rafuzz list --faults | grep -v '^fault_extra_spill$'); fi
+if [ $# -gt 0 ]; then faults=("$@"); else mapfile -t faults < <($rafuzz list --faults | grep -v -e '^fault_extra_spill$' -e '^fault_rare_branch$'); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-printf '%-22s %12s %7s %14s\n' fault "median time" found "reduced insts"
+printf '%-22s %12s %7s %14s  %s\n' fault "median time" found "reduced insts" "per seed"
 missed=0
 for f in "${faults[@]}"; do
-    times=() sizes=() found=0
+    times=() sizes=() found=0 each=""
     for s in $(seq 1 "$seeds"); do
         out=$($rafuzz fuzz --target "$f" --time "$secs" --seed "$s" --jobs 2 --corpus "$work/none" \
             --artifacts "$work/artifacts-$s" --reduce-time 30 --timeout 2 --rss-limit-mb 512 "${gen[@]+"${gen[@]}"}" 2>/dev/null || true)
         t=$(echo "$out" | awk '/^  after: / {print $2; exit}')
+        each="$each ${t:--}"
         if [ -n "$t" ]; then
             found=$((found + 1))
             times+=("$t")
@@ -55,6 +57,6 @@ for f in "${faults[@]}"; do
     [ "$found" -eq "$seeds" ] || missed=1
     mt=$(printf '%s\n' "${times[@]+"${times[@]}"}" | { grep . || true; } | median)
     ms=$(printf '%s\n' "${sizes[@]+"${sizes[@]}"}" | { grep . || true; } | median)
-    printf '%-22s %10s s %3d/%-3d %14s\n' "$f" "$mt" "$found" "$seeds" "$ms"
+    printf '%-22s %10s s %3d/%-3d %14s %s\n' "$f" "$mt" "$found" "$seeds" "$ms" "$each"
 done
 exit $missed

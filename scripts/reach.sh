@@ -8,14 +8,21 @@
 # and the edges and lines of src/ion/, src/fastalloc/, src/moves.rs and
 # src/checker.rs summed.
 #   scripts/reach.sh SECONDS SEED...     builds both instrumented binaries
+# REACH_KEEP=DIR keeps the corpora and reports in DIR (for `rafuzz coverage
+# --functions` on them: docs/coverage.md's list of unreached functions).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:?usage: scripts/reach.sh SECONDS SEED...}; shift
 [ $# -gt 0 ] || { echo "usage: scripts/reach.sh SECONDS SEED..." >&2; exit 2; }
 rafuzz=$("$root/scripts/coverage-build.sh" 2>/dev/null)
 own=$("$root/scripts/coverage-build.sh" regalloc2-own 2>/dev/null)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${REACH_KEEP:-}" ]; then
+    work=$REACH_KEEP
+    mkdir -p "$work"
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
 # Edges and lines reached of regalloc2's files of interest, from a report.
 share() {
     grep -E 'regalloc2-[0-9.]+/src/(ion/|fastalloc/|moves\.rs|checker\.rs)' "$1" |

@@ -37,7 +37,7 @@ impl Allocator for MyAllocator {
 static MINE: Entry = Entry {
     name: "my_allocator",
     target: "my_allocator_checker",
-    code: "own_allocator",
+    code: &["own_allocator"],
     family: Family::Ours,
     build: Build::Fixed(&MyAllocator),
     profile: None,

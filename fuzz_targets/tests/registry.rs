@@ -102,7 +102,7 @@ fn a_new_allocator_is_one_entry() {
     entries.push(Entry {
         name: "tiny",
         target: "tiny_checker",
-        code: "fuzz_targets",
+        code: &["fuzz_targets"],
         family: Family::Ours,
         build: Build::Fixed(&Tiny),
         profile: None,
@@ -127,18 +127,26 @@ fn a_new_allocator_is_one_entry() {
     assert!(!report.contains("regalloc2_ion"), "{report}");
 }
 
-/// An allocator's own target counts its crate's edges; a target every
-/// allocator takes part in counts every allocator's crate.
+/// An allocator's own target counts its crate's edges, and a planted
+/// fault's file besides; a target every allocator takes part in counts
+/// every allocator's crate, and no fault's file.
 #[test]
 fn each_target_tests_the_code_of_its_allocators() {
     assert_eq!(
         registry::code_under_test("linear_scan_checker"),
         ["allocator"]
     );
-    assert_eq!(registry::code_under_test("fault_hang"), ["allocator"]);
-    let all = registry::code_crates();
+    let faults = fuzz_targets::testing::faults::CODE;
+    assert_eq!(
+        registry::code_under_test("fault_hang"),
+        ["allocator", faults]
+    );
+    assert!(allocator::fixtures::repo_root().join(faults).exists());
+    let all = registry::shared_code();
     assert_eq!(registry::code_under_test("differential"), all);
     assert_eq!(all[0], "allocator");
+    assert!(!all.contains(&faults));
+    assert!(registry::all_code().contains(&faults));
     if cfg!(feature = "regalloc2") {
         assert_eq!(
             registry::code_under_test("regalloc2_ion_checker"),

@@ -56,7 +56,9 @@ fn edges() -> Edges {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = || -> ! {
-        eprintln!("usage: rafuzz-regalloc2-own fuzz SECONDS SEED OUT | coverage INPUT_DIR...");
+        eprintln!(
+            "usage: rafuzz-regalloc2-own fuzz SECONDS SEED OUT | coverage [--functions] [--html DIR] INPUT_DIR..."
+        );
         std::process::exit(2)
     };
     match args.first().map(String::as_str) {
@@ -81,12 +83,31 @@ fn main() {
             }
         }
         Some("coverage") if args.len() > 1 => {
+            let mut rest = &args[1..];
+            let mut functions = false;
+            let mut html = None;
+            loop {
+                match rest {
+                    [flag, tail @ ..] if flag == "--functions" => {
+                        functions = true;
+                        rest = tail;
+                    }
+                    [flag, dir, tail @ ..] if flag == "--html" => {
+                        html = Some(std::path::PathBuf::from(dir));
+                        rest = tail;
+                    }
+                    _ => break,
+                }
+            }
+            if rest.is_empty() {
+                usage();
+            }
             let edges = edges();
             let scope = edges.scope(&["regalloc2"]);
             let mut hits = vec![0u32; counters::total()];
             let ctx = Default::default();
             let all = targets();
-            let inputs = fuzz_targets::harness::inputs::expand_inputs(&args[1..]);
+            let inputs = fuzz_targets::harness::inputs::expand_inputs(rest);
             for path in &inputs {
                 let Ok(data) = std::fs::read(path) else {
                     continue;
@@ -103,7 +124,13 @@ fn main() {
             }
             let files = report::files(&edges.sites, &edges.numbers(scope), &hits);
             println!("{} inputs through regalloc2's own targets:", inputs.len());
-            print!("{}", report::text(&files, false));
+            print!("{}", report::text(&files, functions));
+            if let Some(dir) = html {
+                if let Err(e) = report::html(&files, "regalloc2's own targets", &dir) {
+                    eprintln!("rafuzz-regalloc2-own: {}: {e}", dir.display());
+                    std::process::exit(3);
+                }
+            }
         }
         _ => usage(),
     }

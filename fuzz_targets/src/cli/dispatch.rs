@@ -169,7 +169,7 @@ fn context(run: &RunSpec, narrowing: &Narrowing) -> Result<Context, Error> {
     let coverage = match run.coverage {
         false => None,
         true => Some(std::sync::Arc::new(
-            crate::coverage::edges::Edges::for_guidance(&crate::registry::code_crates())
+            crate::coverage::edges::Edges::for_guidance(&crate::registry::all_code())
                 .map_err(Error::usage)?,
         )),
     };

@@ -138,7 +138,8 @@ impl Edges {
         })
     }
 
-    /// The counters at `addresses` whose sites are in `crates`.
+    /// The counters at `addresses` whose sites are in `crates`: each a
+    /// crate's name, or a source file's path tail (it has a `/`).
     pub fn of_sites(sites: Sites, addresses: &[usize], crates: &[&str]) -> Edges {
         let mut groups: Vec<Group> = crates
             .iter()
@@ -151,7 +152,7 @@ impl Edges {
         let file_group: Vec<Option<usize>> = sites
             .files
             .iter()
-            .map(|f| crate_of(f).and_then(|c| crates.iter().position(|&k| k == c)))
+            .map(|f| crates.iter().position(|&k| is_in(f, k)))
             .collect();
         for (i, site) in sites.of.iter().enumerate() {
             if let Some(g) = site.and_then(|s| file_group[s.file as usize]) {
@@ -230,6 +231,17 @@ impl Edges {
     }
 }
 
+/// Whether source file `path` is code `k`: the crate `k` names, or, when
+/// `k` has a `/`, the file whose path ends in `k`.
+fn is_in(path: &str, k: &str) -> bool {
+    if k.contains('/') {
+        path.strip_suffix(k)
+            .is_some_and(|head| head.is_empty() || head.ends_with('/'))
+    } else {
+        crate_of(path) == Some(k)
+    }
+}
+
 /// Where this binary's attribution for `crates` is cached: a name made of
 /// the binary's path, size and modification time, and the crates.
 fn cache_path(crates: &[&str]) -> Option<std::path::PathBuf> {
@@ -245,6 +257,23 @@ fn cache_path(crates: &[&str]) -> Option<std::path::PathBuf> {
 mod tests {
     use super::*;
     use crate::coverage::sites::Site;
+
+    #[test]
+    fn code_is_a_crate_or_a_file_by_its_path_tail() {
+        let faults = "/w/fuzz_targets/src/testing/faults.rs";
+        assert!(is_in(faults, "fuzz_targets/src/testing/faults.rs"));
+        assert!(is_in(faults, "fuzz_targets"));
+        assert!(!is_in(faults, "allocator"));
+        assert!(!is_in(
+            "/w/my_fuzz_targets/src/testing/faults.rs",
+            "fuzz_targets/src/testing/faults.rs"
+        ));
+        assert!(!is_in(
+            "/w/fuzz_targets/src/testing/faults.rs.bak",
+            "fuzz_targets/src/testing/faults.rs"
+        ));
+        assert!(is_in("/r/regalloc2-0.15.2/src/ion/mod.rs", "regalloc2"));
+    }
 
     #[test]
     fn buckets_follow_afl() {

@@ -103,9 +103,10 @@ pub struct Entry {
     /// The target that fuzzes it alone: `<name>_checker` for a fuzzed
     /// entry, `fault_<fault>` for a planted fault, none for a variant.
     pub target: &'static str,
-    /// The crate whose code is the allocator's (`allocator` for ours,
-    /// `regalloc2`, `regalloc`): what coverage of it counts.
-    pub code: &'static str,
+    /// The code that is the allocator's, what coverage of it counts: crates
+    /// by name (`allocator` for ours, `regalloc2`, `regalloc`), or source
+    /// files by the tail of their path (a planted fault's own file).
+    pub code: &'static [&'static str],
     pub family: Family,
     /// How the allocator is had, under a campaign's settings.
     pub build: Build,
@@ -144,7 +145,7 @@ impl Entry {
     /// for the settings, the cases it takes and its known false refusals.
     pub fn outside(
         (name, target): (&'static str, &'static str),
-        code: &'static str,
+        code: &'static [&'static str],
         build: fn(&Settings) -> Arc<dyn Allocator>,
         profile: &'static Profile,
         false_refusals: &'static [FalseRefusal],

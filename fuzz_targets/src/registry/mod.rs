@@ -21,7 +21,7 @@ fn ours() -> [Entry; 4] {
     let ours = |(name, target), a, design_points| Entry {
         name,
         target,
-        code: "allocator",
+        code: &["allocator"],
         family: Family::Ours,
         build: Build::Fixed(a),
         profile: None,
@@ -58,7 +58,7 @@ fn variants() -> [Entry; 1] {
     [Entry {
         name: "coloring_nosplit",
         target: "",
-        code: "allocator",
+        code: &["allocator"],
         family: Family::Variant,
         build: Build::Fixed(&allocator::coloring::ColoringWithoutSplitting),
         profile: None,
@@ -81,7 +81,7 @@ pub fn entries() -> &'static [Entry] {
         v.extend(crate::testing::faults::FAULTY.iter().map(|f| Entry {
             name: f.name,
             target: f.target_name(),
-            code: "allocator",
+            code: &["allocator", crate::testing::faults::CODE],
             family: Family::Fault,
             build: Build::Fixed(f),
             profile: None,
@@ -152,24 +152,35 @@ pub fn known_name(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The crates whose code is an allocator's, in registry order, once each.
-pub fn code_crates() -> Vec<&'static str> {
+/// The code of the allocators that take part in the shared targets
+/// (`differential` and the others): every entry's but the planted faults',
+/// in registry order, once each.
+pub fn shared_code() -> Vec<&'static str> {
+    code_of(entries().iter().filter(|e| e.family != Family::Fault))
+}
+
+/// The code of every entry, planted faults' included: what an instrumented
+/// campaign keeps the counters of.
+pub fn all_code() -> Vec<&'static str> {
+    code_of(entries().iter())
+}
+
+fn code_of<'a>(entries: impl Iterator<Item = &'a Entry>) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Vec::new();
-    for e in entries() {
-        if !v.contains(&e.code) {
-            v.push(e.code);
+    for &c in entries.flat_map(|e| e.code) {
+        if !v.contains(&c) {
+            v.push(c);
         }
     }
     v
 }
 
-/// The crates a target tests: its allocator's for an allocator's own
-/// target (`<name>_checker`, `fault_<fault>`), every allocator's for the
-/// others.
+/// The code a target tests: its allocator's for an allocator's own target
+/// (`<name>_checker`, `fault_<fault>`), [`shared_code`] for the others.
 pub fn code_under_test(target: &str) -> Vec<&'static str> {
     match entries().iter().find(|e| e.target == target) {
-        Some(e) => vec![e.code],
-        None => code_crates(),
+        Some(e) => e.code.to_vec(),
+        None => shared_code(),
     }
 }
 

@@ -60,6 +60,13 @@
 //! - `quadratic`: a pass over every pair of blocks, a few microseconds
 //!   each, when an instruction uses one vreg four times or more (a `slow`
 //!   finding on large cases).
+//!
+//! And one to compare kinds of guidance: `rare_branch` panics (a `crash`)
+//! when the operand counts of the first eight instructions spell a fixed
+//! sequence. The check is eight branches, one per
+//! instruction, so that each step matched reaches new code: edge coverage
+//! (`--coverage`, which counts this file beside the `allocator` crate for
+//! the faults) sees the progress, the features do not.
 
 use crate::edit::draft::Draft;
 use allocator::linear_scan::LinearScan;
@@ -81,6 +88,7 @@ pub enum Fault {
     Abort,
     Grow,
     Quadratic,
+    RareBranch,
     ReloadAfter,
     ParamSwap,
     SlotShare,
@@ -105,17 +113,18 @@ pub struct Faulty {
 /// modes (a hang, a crash, a blow-up) and a correct but costly allocation.
 /// Measurements of how often cases reveal a fault, run in one process,
 /// leave them out.
-pub const NOT_WRONG_ALLOCATIONS: [&str; 6] = [
+pub const NOT_WRONG_ALLOCATIONS: [&str; 7] = [
     "fault_hang",
     "fault_recurse",
     "fault_abort",
     "fault_grow",
     "fault_quadratic",
+    "fault_rare_branch",
     "fault_extra_spill",
 ];
 
 /// Every faulty allocator.
-pub static FAULTY: [Faulty; 22] = [
+pub static FAULTY: [Faulty; 23] = [
     Faulty {
         fault: Fault::DropEdgeMove,
         name: "linear_scan+drop_edge_move",
@@ -155,6 +164,10 @@ pub static FAULTY: [Faulty; 22] = [
     Faulty {
         fault: Fault::Quadratic,
         name: "linear_scan+quadratic",
+    },
+    Faulty {
+        fault: Fault::RareBranch,
+        name: "linear_scan+rare_branch",
     },
     Faulty {
         fault: Fault::ReloadAfter,
@@ -220,6 +233,7 @@ impl Faulty {
             Fault::Abort => "fault_abort",
             Fault::Grow => "fault_grow",
             Fault::Quadratic => "fault_quadratic",
+            Fault::RareBranch => "fault_rare_branch",
             Fault::ReloadAfter => "fault_reload_after",
             Fault::ParamSwap => "fault_param_swap",
             Fault::SlotShare => "fault_slot_share",
@@ -253,6 +267,9 @@ impl Allocator for Faulty {
             Fault::Abort => abort(func),
             Fault::Grow => grow(func),
             Fault::Quadratic => quadratic(func),
+            Fault::RareBranch if rare_branch(func) => {
+                panic!("planted: the first eight instructions' operand counts spell the rare branch's sequence")
+            }
             Fault::GiveUp => give_up(func)?,
             _ => {}
         }
@@ -458,6 +475,52 @@ fn grow(f: &Function) {
     std::hint::black_box(&worklist);
 }
 
+/// The source file of the faults, as a path's tail: what edge coverage
+/// counts for them beside the allocator they plant a bug in.
+pub const CODE: &str = "fuzz_targets/src/testing/faults.rs";
+
+/// The operand counts `rare_branch` waits for, instruction by instruction:
+/// common counts each, so that every step is within a mutation's reach
+/// of the one before.
+pub const RARE_SEQUENCE: [usize; 8] = [1, 1, 1, 2, 2, 1, 2, 1];
+
+/// Whether the first instructions' operand counts are [`RARE_SEQUENCE`].
+/// One `if` per step, never a loop: a loop would reach the same edges
+/// however far the match went.
+fn rare_branch(f: &Function) -> bool {
+    let count = |k: usize| {
+        let n = if k < f.num_insts() {
+            f.inst_operands(Inst::new(k)).len()
+        } else {
+            usize::MAX
+        };
+        std::hint::black_box(n)
+    };
+    let s = RARE_SEQUENCE;
+    if count(0) != s[0] {
+        return false;
+    }
+    if count(1) != s[1] {
+        return false;
+    }
+    if count(2) != s[2] {
+        return false;
+    }
+    if count(3) != s[3] {
+        return false;
+    }
+    if count(4) != s[4] {
+        return false;
+    }
+    if count(5) != s[5] {
+        return false;
+    }
+    if count(6) != s[6] {
+        return false;
+    }
+    count(7) == s[7]
+}
+
 fn quadratic(f: &Function) {
     if most_uses_of_one_vreg(f) < 4 {
         return;
@@ -635,4 +698,56 @@ fn move_first(f: &Function, env: &MachineEnv, def: bool) -> Function {
         }
     }
     d.to_function()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A case whose first eight instructions have operand counts
+    /// 1 1 1 2 2 1 2 1, then `last` and a return.
+    fn case(last: &str) -> allocator::Case {
+        let text = format!(
+            "machine
+  int    preferred p0i-p3i nonpreferred none scratch none
+  float  preferred p0f     nonpreferred none scratch none
+  vector preferred p0v     nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:reg
+    inst2: op def:v2i:reg
+    inst3: op use:v0i:reg def:v3i:reg
+    inst4: op use:v1i:reg def:v4i:reg
+    inst5: op use:v2i:reg
+    inst6: op use:v3i:reg def:v5i:reg
+    {last}
+    inst8: ret
+end
+"
+        );
+        allocator::ir::text::parse_and_validate(text.as_bytes())
+            .expect("a valid case")
+            .0
+    }
+
+    /// The trigger is the whole sequence: one operand more on its last
+    /// instruction, and the case allocates as `linear_scan` does.
+    #[test]
+    fn the_rare_branch_needs_every_step() {
+        let inside = case("inst7: op use:v4i:reg");
+        let outside = case("inst7: op use:v4i:reg use:v5i:reg");
+        assert!(rare_branch(&inside.func));
+        assert!(!rare_branch(&outside.func));
+        let faulty = FAULTY
+            .iter()
+            .find(|f| f.fault == Fault::RareBranch)
+            .unwrap();
+        let run = |c: &allocator::Case| {
+            std::panic::catch_unwind(|| faulty.run(&c.func, &c.machine).is_ok())
+        };
+        assert!(run(&inside).is_err(), "panics on the sequence");
+        assert_eq!(run(&outside).ok(), Some(true));
+    }
 }

@@ -56,14 +56,14 @@ pub fn entries() -> [Entry; 2] {
     [
         Entry::outside(
             ("regalloc2_ion", "regalloc2_ion_checker"),
-            "regalloc2",
+            &["regalloc2"],
             |s| ION.with(s),
             &profile::REGALLOC2,
             &[exclusions::TOO_MANY_LIVE_REGS],
         ),
         Entry::outside(
             ("regalloc2_fastalloc", "regalloc2_fastalloc_checker"),
-            "regalloc2",
+            &["regalloc2"],
             |s| FASTALLOC.with(s),
             &profile::FASTALLOC,
             &[exclusions::FASTALLOC_NO_FREE_REGISTER],

@@ -74,14 +74,14 @@ pub fn entries() -> [Entry; 2] {
     [
         Entry::outside(
             ("regalloc_rs_bt", "regalloc_rs_bt_checker"),
-            "regalloc",
+            &["regalloc"],
             |s| BT.with(s),
             &profile::REGALLOC_RS,
             &[],
         ),
         Entry::outside(
             ("regalloc_rs_lsra", "regalloc_rs_lsra_checker"),
-            "regalloc",
+            &["regalloc"],
             |s| LSRA.with(s),
             &profile::LSRA,
             &[],
