@@ -4,9 +4,10 @@
 # profiles, swarm, regalloc2's checker beside ours) guided by features alone and
 # by edge coverage too; regalloc2's own fuzz targets (its generator, allocator
 # and checker) in the same engine, guided by edges; then the real corpus. Each
-# corpus is replayed for coverage (ours through `differential`, cross-checked),
-# and the edges and lines of src/ion/, src/fastalloc/, src/moves.rs and
-# src/checker.rs summed.
+# corpus is replayed for coverage, each input through the target that made it
+# as the campaign ran it (swarm, cross-checked; the real corpus through
+# `differential`), and the edges and lines of src/ion/, src/fastalloc/,
+# src/moves.rs and src/checker.rs summed.
 #   scripts/reach.sh SECONDS SEED...     builds both instrumented binaries
 # REACH_KEEP=DIR keeps the corpora and reports in DIR (for `rafuzz coverage
 # --functions` on them: docs/coverage.md's list of unreached functions).
@@ -31,7 +32,7 @@ share() {
              END {printf "%.1f%% (%d/%d)   %.1f%% (%d/%d)\n", 100 * r / t, r, t, 100 * lr / lt, lr, lt}'
 }
 ours() {
-    (cd "$work" && "$rafuzz" coverage --target differential --cross-check "$@") > "$work/report.txt"
+    (cd "$work" && "$rafuzz" coverage --cross-check "$@") > "$work/report.txt"
     share "$work/report.txt"
 }
 printf '%-34s %-24s %s\n' "corpus" "edges" "lines"
@@ -42,7 +43,7 @@ for mode in features coverage; do
         (cd "$work" && "$rafuzz" fuzz --target regalloc2_ion_checker --target regalloc2_fastalloc_checker \
             --swarm --cross-check --time "$secs" --seed "$seed" --jobs 1 --keep-going "${flag[@]}" \
             --corpus "$work/none" --artifacts "$dir/artifacts" --save-corpus "$dir" > /dev/null 2>&1) || true
-        printf '%-34s %s\n' "ours, $mode, ${secs} s, seed $seed" "$(ours "$dir"/regalloc2_*_checker)"
+        printf '%-34s %s\n' "ours, $mode, ${secs} s, seed $seed" "$(ours --swarm "$dir"/regalloc2_*_checker)"
     done
 done
 for seed in "$@"; do
@@ -51,4 +52,4 @@ for seed in "$@"; do
     "$own" coverage "$dir"/regalloc2_own_* > "$work/report.txt"
     printf '%-34s %s\n' "regalloc2's own, ${secs} s, seed $seed" "$(share "$work/report.txt")"
 done
-printf '%-34s %s\n' "real corpus (3 targets)" "$(ours "$root"/corpus/real/*)"
+printf '%-34s %s\n' "real corpus (3 targets)" "$(ours --target differential "$root"/corpus/real/*)"

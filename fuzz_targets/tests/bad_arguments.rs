@@ -137,8 +137,14 @@ fn table(f: &Files) -> Vec<Expect> {
         e(&["run", "linear_scan_checker", empty], 2, "no input"),
         e(&["run", "linear_scan_checker", missing], 3, "cannot read"),
         e(&["run", "linear_scan_checker", malformed], 1, ":"),
-        // coverage: the tests' build counts no edges
-        e(&["coverage", plain], 2, "--target"),
+        // coverage: the tests' build counts no edges; without --target, an
+        // input's folder must name its target
+        e(&["coverage", plain], 2, "its folder names no target"),
+        e(
+            &["coverage", "corpus/linear_scan_checker"],
+            2,
+            "counts no edges",
+        ),
         e(
             &["coverage", "--target", "nope", plain],
             2,

@@ -272,10 +272,13 @@ pub struct RunArgs {
 /// `rafuzz coverage`'s arguments.
 #[derive(clap::Args)]
 pub struct CoverageArgs {
-    /// The target whose allocator's code counts (every allocator's for a
-    /// target that is no allocator's own).
+    /// The target every input runs through; its allocator's code counts
+    /// (every allocator's for a target that is no allocator's own). Without
+    /// it, each input runs through the target its folder is named for, as a
+    /// campaign's --save-corpus DIR keeps them (DIR/<target>/), and the code
+    /// of every such target counts.
     #[arg(long)]
-    pub target: String,
+    pub target: Option<String>,
     /// Inputs: raw fuzz inputs or .ra cases, files or directories (a
     /// campaign's corpus, corpus/real/TARGET).
     #[arg(required = true)]

@@ -263,35 +263,69 @@ pub fn coverage(
     io: &mut Streams,
 ) -> Result<Exit, Error> {
     use crate::coverage::{counters, edges::Edges, report};
-    let target = target_named(&a.target)?.narrowed(narrowing);
-    let crates = crate::registry::code_under_test(target.name);
-    let edges = Edges::of_process(&crates).map_err(Error::usage)?;
-    let scope = edges.scope(&crates);
     let inputs = crate::harness::inputs::expand_inputs(&a.files);
     if inputs.is_empty() {
         return Err(Error::usage("no input found in the files given"));
     }
-    let mut hits = vec![0u32; counters::total()];
+    // Each input's target: the one named, or its folder's.
+    let mut targets: Vec<crate::targets::Target> = Vec::new();
+    let mut of_input = Vec::with_capacity(inputs.len());
     for path in &inputs {
+        let name = match &a.target {
+            Some(t) => t.as_str(),
+            None => path
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .filter(|n| crate::targets::target_by_name(n).is_some())
+                .ok_or_else(|| {
+                    Error::usage(format!(
+                        "{}: its folder names no target; say which with --target",
+                        path.display()
+                    ))
+                })?,
+        };
+        let k = match targets.iter().position(|t| t.name == name) {
+            Some(k) => k,
+            None => {
+                targets.push(target_named(name)?.narrowed(narrowing));
+                targets.len() - 1
+            }
+        };
+        of_input.push(k);
+    }
+    let mut crates: Vec<&str> = Vec::new();
+    for t in &targets {
+        for c in crate::registry::code_under_test(t.name) {
+            if !crates.contains(&c) {
+                crates.push(c);
+            }
+        }
+    }
+    let edges = Edges::of_process(&crates).map_err(Error::usage)?;
+    let scope = edges.scope(&crates);
+    let mut hits = vec![0u32; counters::total()];
+    for (path, &k) in inputs.iter().zip(&of_input) {
         let data =
             std::fs::read(path).map_err(|e| Error::internal(format!("{}: {e}", path.display())))?;
         // What the input finds is `run`'s business; here only what it reaches.
-        let _ = target.failure(&data, ctx);
+        let _ = targets[k].failure(&data, ctx);
         edges.gather(scope, &mut hits);
     }
     let files = report::files(&edges.sites, &edges.numbers(scope), &hits);
+    let names: Vec<&str> = targets.iter().map(|t| t.name).collect();
     let _ = writeln!(
         io.out,
         "{} inputs through {}; the code of {}:",
         inputs.len(),
-        target.name,
+        names.join(", "),
         crates.join(", ")
     );
     let _ = io
         .out
         .write_all(report::text(&files, a.functions).as_bytes());
     if let Some(dir) = &a.html {
-        let title = format!("{}: coverage of {}", target.name, crates.join(", "));
+        let title = format!("{}: coverage of {}", names.join(", "), crates.join(", "));
         report::html(&files, &title, dir)
             .map_err(|e| Error::internal(format!("{}: {e}", dir.display())))?;
         let _ = writeln!(io.out, "HTML: {}", dir.join("index.html").display());
