@@ -112,11 +112,7 @@ fn main() {
                 let Ok(data) = std::fs::read(path) else {
                     continue;
                 };
-                // The folder names the target, as `fuzz` saved it.
-                let name = path
-                    .parent()
-                    .and_then(|p| p.file_name())
-                    .and_then(|n| n.to_str());
+                let name = fuzz_targets::harness::inputs::folder_name(path);
                 for t in all.iter().filter(|t| Some(t.name) == name) {
                     let _ = t.failure(&data, &ctx);
                 }

@@ -271,37 +271,30 @@ pub fn coverage(
     let mut targets: Vec<crate::targets::Target> = Vec::new();
     let mut of_input = Vec::with_capacity(inputs.len());
     for path in &inputs {
-        let name = match &a.target {
-            Some(t) => t.as_str(),
-            None => path
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str())
-                .filter(|n| crate::targets::target_by_name(n).is_some())
-                .ok_or_else(|| {
-                    Error::usage(format!(
-                        "{}: its folder names no target; say which with --target",
-                        path.display()
-                    ))
-                })?,
-        };
-        let k = match targets.iter().position(|t| t.name == name) {
+        let named = a.target.as_deref();
+        let name = named.or_else(|| crate::harness::inputs::folder_name(path));
+        let k = match targets.iter().position(|t| Some(t.name) == name) {
             Some(k) => k,
             None => {
-                targets.push(target_named(name)?.narrowed(narrowing));
+                let target = match named {
+                    Some(n) => target_named(n)?,
+                    None => name
+                        .and_then(crate::targets::target_by_name)
+                        .ok_or_else(|| {
+                            Error::usage(format!(
+                                "{}: its folder names no target; say which with --target",
+                                path.display()
+                            ))
+                        })?,
+                };
+                targets.push(target.narrowed(narrowing));
                 targets.len() - 1
             }
         };
         of_input.push(k);
     }
-    let mut crates: Vec<&str> = Vec::new();
-    for t in &targets {
-        for c in crate::registry::code_under_test(t.name) {
-            if !crates.contains(&c) {
-                crates.push(c);
-            }
-        }
-    }
+    let names: Vec<&str> = targets.iter().map(|t| t.name).collect();
+    let crates = crate::registry::code_under_test_of(&names);
     let edges = Edges::of_process(&crates).map_err(Error::usage)?;
     let scope = edges.scope(&crates);
     let mut hits = vec![0u32; counters::total()];
@@ -313,7 +306,6 @@ pub fn coverage(
         edges.gather(scope, &mut hits);
     }
     let files = report::files(&edges.sites, &edges.numbers(scope), &hits);
-    let names: Vec<&str> = targets.iter().map(|t| t.name).collect();
     let _ = writeln!(
         io.out,
         "{} inputs through {}; the code of {}:",

@@ -51,9 +51,7 @@ impl Edges {
     /// cannot be read.
     pub fn of_process(crates: &[&str]) -> Result<Edges, String> {
         if !counters::instrumented() {
-            return Err(
-                "this rafuzz counts no edges: build it with scripts/coverage-build.sh".to_string(),
-            );
+            return Err(NOT_INSTRUMENTED.to_string());
         }
         let sites = Sites::of_process()?;
         let e = Edges::of_sites(sites, &counters::addresses(), crates);
@@ -68,9 +66,7 @@ impl Edges {
     /// takes), written there otherwise.
     pub fn for_guidance(crates: &[&str]) -> Result<Edges, String> {
         if !counters::instrumented() {
-            return Err(
-                "this rafuzz counts no edges: build it with scripts/coverage-build.sh".to_string(),
-            );
+            return Err(NOT_INSTRUMENTED.to_string());
         }
         let addresses = counters::addresses();
         let cache = cache_path(crates);
@@ -230,6 +226,10 @@ impl Edges {
             .collect()
     }
 }
+
+/// What `--coverage` and `rafuzz coverage` say on a build without counters.
+const NOT_INSTRUMENTED: &str =
+    "this rafuzz counts no edges: build it with scripts/coverage-build.sh";
 
 /// Whether source file `path` is code `k`: the crate `k` names, or, when
 /// `k` has a `/`, the file whose path ends in `k`.

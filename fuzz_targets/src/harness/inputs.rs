@@ -25,6 +25,12 @@ pub fn expand_inputs(paths: &[impl AsRef<Path>]) -> Vec<PathBuf> {
     out
 }
 
+/// The name of the folder `path` lies in: the target a campaign's
+/// `--save-corpus DIR` saved it for (`DIR/<target>/<input>`).
+pub fn folder_name(path: &Path) -> Option<&str> {
+    path.parent()?.file_name()?.to_str()
+}
+
 /// Reads a case file, or reports `FILE: cannot read: ...`.
 pub fn read_file(path: &Path, out: &mut dyn Write) -> Option<Vec<u8>> {
     match std::fs::read(path) {

@@ -166,8 +166,13 @@ pub fn all_code() -> Vec<&'static str> {
 }
 
 fn code_of<'a>(entries: impl Iterator<Item = &'a Entry>) -> Vec<&'static str> {
+    once_each(entries.flat_map(|e| e.code.iter().copied()))
+}
+
+/// The items of `all` in order, each once.
+fn once_each(all: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Vec::new();
-    for &c in entries.flat_map(|e| e.code) {
+    for c in all {
         if !v.contains(&c) {
             v.push(c);
         }
@@ -182,6 +187,11 @@ pub fn code_under_test(target: &str) -> Vec<&'static str> {
         Some(e) => e.code.to_vec(),
         None => shared_code(),
     }
+}
+
+/// The code that several targets test together, each part once.
+pub fn code_under_test_of(targets: &[&str]) -> Vec<&'static str> {
+    once_each(targets.iter().flat_map(|t| code_under_test(t)))
 }
 
 /// The checker `--cross-check` runs beside ours: regalloc2's, when it is
