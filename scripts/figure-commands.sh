@@ -75,7 +75,7 @@ skip_reason() {
         *scripts/test-engines.sh* | *scripts/fuzz.sh* | *scripts/ci-fuzz.sh*) echo "installs the fuzz engines (CI's nightly stage runs libFuzzer's)" ;;
         *scripts/fork-check.sh*) echo "builds a regalloc2 fork (.ci/run --extended)" ;;
         *scripts/reach.sh* | *scripts/coverage-build.sh* | *"rafuzz coverage "* | *" --coverage"* | GUIDE=*)
-            echo "needs the instrumented build (scripts/coverage-build.sh; .ci/run --extended)" ;;
+            echo "needs the instrumented build (scripts/coverage-build.sh: CI's coverage stage runs rafuzz coverage and --coverage)" ;;
         *) ;;
     esac
 }

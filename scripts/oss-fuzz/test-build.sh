@@ -24,7 +24,9 @@ root=$(pwd)
 services=("$@")
 [ ${#services[@]} -gt 0 ] || services=(oss-fuzz clusterfuzzlite)
 command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz --version 0.13.2
-cargo build --release -q -p fuzz_targets --bin rafuzz
+# The ordinary release build lists the targets, whatever flags the caller
+# gives the fuzz build (CI's RUSTFLAGS would rebuild it).
+env -u RUSTFLAGS cargo build --release -q -p fuzz_targets --bin rafuzz
 targets=$(./target/release/rafuzz list | sed -n '/^targets:/,$p' | tail -n +2 | awk '{print $1}')
 # One target folder for every emulated build: the dependencies build once.
 export CARGO_TARGET_DIR=$root/fuzz_targets/fuzz/target
