@@ -84,7 +84,7 @@ check_out() {
         grep -q '^timeout = 10$' "$OUT/$t.options" && grep -q '^rss_limit_mb = 2048$' "$OUT/$t.options" ||
             { echo "$t.options lacks the time and memory limits"; fail=1; }
         if [ -x "$OUT/$t" ]; then
-            "$OUT/$t" -runs=50 -max_len=4096 >/dev/null 2>&1 || { echo "$t does not run cleanly"; fail=1; }
+            "$OUT/$t" -runs=20 -max_len=4096 >/dev/null 2>&1 || { echo "$t does not run cleanly"; fail=1; }
         fi
     done
     [ ! -e "$OUT/planted" ] || { echo "the test-only planted target reached \$OUT"; fail=1; }
