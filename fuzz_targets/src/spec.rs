@@ -20,6 +20,12 @@ pub struct CaseSpec {
     /// target that generates cases.
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
+    /// Within a profile calibrated on several programs (the cranelift
+    /// ones), generate one program's code: c (SQLite), cpp (libjxl), rust
+    /// (tiktoken) or go (esbuild). Without it each case draws one, by the
+    /// program's share of the captured functions.
+    #[arg(long, value_name = "NAME")]
+    pub style: Option<String>,
     /// Leave these features out of the generated cases (names as in
     /// `rafuzz gen --stats`: reuse,limit,branch-operands,...).
     #[arg(long, value_name = "FEATURE,...", value_delimiter = ',')]
@@ -42,6 +48,9 @@ impl CaseSpec {
         if let Some(p) = &self.profile {
             v.extend(["--profile".to_string(), p.clone()]);
         }
+        if let Some(s) = &self.style {
+            v.extend(["--style".to_string(), s.clone()]);
+        }
         if !self.without.is_empty() {
             v.extend(["--without".to_string(), self.without.join(",")]);
         }
@@ -55,7 +64,7 @@ impl CaseSpec {
     }
 
     /// The spec the engine wrappers read from `RAFUZZ_PROFILE`,
-    /// `RAFUZZ_WITHOUT`, `RAFUZZ_NO_SUPPRESS` and `RAFUZZ_SWARM` (the last
+    /// `RAFUZZ_STYLE`, `RAFUZZ_WITHOUT`, `RAFUZZ_NO_SUPPRESS` and `RAFUZZ_SWARM` (the last
     /// two: set and not `0`).
     pub fn from_env() -> CaseSpec {
         let on = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
@@ -63,6 +72,7 @@ impl CaseSpec {
             profile: std::env::var("RAFUZZ_PROFILE")
                 .ok()
                 .filter(|p| !p.is_empty()),
+            style: std::env::var("RAFUZZ_STYLE").ok().filter(|s| !s.is_empty()),
             // Split into names when resolved, as `--without A,B` is.
             without: std::env::var("RAFUZZ_WITHOUT").ok().into_iter().collect(),
             no_suppress: on("RAFUZZ_NO_SUPPRESS"),
@@ -163,7 +173,8 @@ mod tests {
     #[test]
     fn specs_round_trip_through_their_arguments() {
         let cases = CaseSpec {
-            profile: Some("regalloc2".into()),
+            profile: Some("cranelift".into()),
+            style: Some("go".into()),
             without: vec!["reuse".into(), "limit".into()],
             no_suppress: true,
             swarm: true,

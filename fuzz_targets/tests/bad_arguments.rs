@@ -268,6 +268,21 @@ fn table(f: &Files) -> Vec<Expect> {
         e(&["gen", "--size", "1e12"], 2, "size in bytes"),
         e(&["gen", "--size", "99999999999"], 2, "size in bytes"),
         e(&["gen", "--profile", "nope"], 2, "nope"),
+        e(
+            &["gen", "--profile", "cranelift", "--style", "nope"],
+            2,
+            "no style named `nope`",
+        ),
+        e(
+            &["gen", "--style", "go"],
+            2,
+            "needs a profile with program styles",
+        ),
+        e(
+            &["fuzz", "--all", "--profile", "regalloc2", "--style", "c"],
+            2,
+            "program styles",
+        ),
         e(&["gen", "--without", "nope"], 2, "nope"),
         e(&["gen", "--stats", "5", "--raw"], 2, "cannot be used with"),
         e(&["gen", "--stats", missing], 3, "cannot read"),

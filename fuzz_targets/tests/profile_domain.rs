@@ -146,6 +146,40 @@ fn mutants_stay_inside_their_profile() {
     });
 }
 
+/// Each program style of a profile (`--style`) generates inside that
+/// profile, and every style is drawn by the profile's mixture.
+#[test]
+fn every_program_style_stays_inside_its_profile() {
+    use fuzz_targets::harness::narrowing::Narrowing;
+    use fuzz_targets::spec::CaseSpec;
+    let mut styled = 0;
+    for profile in registry::profiles() {
+        let config = (profile.config)();
+        let exclusions = exclusions_of(profile.name);
+        for style in config.styles {
+            let spec = CaseSpec {
+                profile: Some(profile.name.to_string()),
+                style: Some(style.name.to_string()),
+                ..CaseSpec::default()
+            };
+            let narrowed = Narrowing::resolve(&spec).unwrap().config(profile);
+            assert!(
+                narrowed.styles.is_empty(),
+                "{} {}",
+                profile.name,
+                style.name
+            );
+            for s in 0..32 {
+                let case = ssagen::generate_from_bytes(&seeded_bytes(s, 1024), &narrowed);
+                let what = format!("{} --style {} seed {s}", profile.name, style.name);
+                assert_inside(&case, &config, &exclusions, &what);
+            }
+            styled += 1;
+        }
+    }
+    assert_eq!(styled, 12, "four styles in each cranelift profile");
+}
+
 /// The real corpus is in Cranelift's numbering: every block after its
 /// dominators and after one of its predecessors.
 #[test]

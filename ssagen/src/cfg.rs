@@ -96,7 +96,11 @@ fn keeps_structure(e: UnitEdge, placed: &[UnitEdge]) -> bool {
 }
 
 /// Units drawn as [`Sizes::Skewed`] says.
-fn skewed_units(c: &mut Choices, typical: usize, largest: usize, max_blocks: usize) -> usize {
+fn skewed_units(
+    c: &mut Choices,
+    (typical, largest, smallest): (usize, usize, usize),
+    max_blocks: usize,
+) -> usize {
     let tail = c.int(0, 63) == 0;
     let x = c.int(0, 1 << 16) as f64 / (1 << 16) as f64;
     let units = if tail {
@@ -104,7 +108,9 @@ fn skewed_units(c: &mut Choices, typical: usize, largest: usize, max_blocks: usi
     } else {
         (typical.max(1) as f64).powf(x.powf(2.5))
     };
-    (units.round() as usize).clamp(1, max_blocks.max(1))
+    (units.round() as usize)
+        .max(smallest)
+        .clamp(1, max_blocks.max(1))
 }
 
 pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
@@ -113,7 +119,11 @@ pub fn generate(c: &mut Choices, cfg: &Config, input_len: usize) -> Skeleton {
             let max = (1 + input_len / cfg.bytes_per_unit.max(1)).min(cfg.max_blocks.max(1));
             c.int(1, max)
         }
-        Sizes::Skewed { typical, largest } => skewed_units(c, typical, largest, cfg.max_blocks),
+        Sizes::Skewed {
+            typical,
+            largest,
+            smallest,
+        } => skewed_units(c, (typical, largest, smallest), cfg.max_blocks),
     };
     let budget = cfg.max_blocks.max(1);
     // Per unit: its A block, and its C block when it is a triad.

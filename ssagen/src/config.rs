@@ -98,6 +98,10 @@ pub struct Config {
     /// With `early_defs`: in how many of 16 cases early defs appear (16:
     /// every case; drawn per case).
     pub early_def_case_sixteenths: u8,
+    /// With `branch_operands`: in how many of 16 cases branches and returns
+    /// read values (16: every case; drawn per case). A third of a C or
+    /// Rust program's functions read none there.
+    pub branch_operand_case_sixteenths: u8,
     /// The entry's first instruction defines the function's arguments in
     /// `fixed` int registers, as a calling convention does.
     pub entry_args: bool,
@@ -121,6 +125,10 @@ pub struct Config {
     /// `fixed` and `limit` on the operands of ordinary instructions
     /// (call-like ones favour `fixed` further).
     pub weights: [u32; 5],
+    /// Program styles ([`crate::style`]): each case first draws whose code it
+    /// looks like and takes that program's knobs (none: the config as it
+    /// is, and no byte drawn).
+    pub styles: &'static [Style],
     /// Swarm generation: each case draws from its first bytes which of the
     /// features this config allows it uses, and with which weights (see
     /// [`crate::swarm`]). Off (the default): every case uses the config as
@@ -145,8 +153,29 @@ pub enum Sizes {
     /// in [0, 1] (half of the cases at most about `typical^0.18`), else
     /// log-uniform up to `largest`; capped by `max_blocks`. The input is
     /// extended by a stream seeded by it ([`crate::choices::Choices::extend`]),
-    /// so a short input can stand for the largest function.
-    Skewed { typical: usize, largest: usize },
+    /// so a short input can stand for the largest function. Never fewer
+    /// than `smallest` units: a Go program's functions, for one, almost
+    /// all branch (a stack check first).
+    Skewed {
+        typical: usize,
+        largest: usize,
+        smallest: usize,
+    },
+}
+
+/// One program's code within a profile: how [`crate::style::draw`] changes
+/// the config for the cases drawn in it.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// The name `--style` takes: the program's source language.
+    pub name: &'static str,
+    /// The program the style is calibrated on.
+    pub program: &'static str,
+    /// Its weight in the profile's mixture: the program's share of the
+    /// captured functions, so the mixture keeps the union's shares.
+    pub weight: u32,
+    /// The program's knobs, over the profile's.
+    pub apply: fn(&mut Config),
 }
 
 /// A feature the generator can leave out: its name, as `rafuzz gen --stats`
@@ -279,6 +308,8 @@ impl Default for Config {
             repeated_use_case_sixteenths: 16,
             late_use_case_sixteenths: 16,
             early_def_case_sixteenths: 16,
+            branch_operand_case_sixteenths: 16,
+            styles: &[],
             class_weights: [6, 3, 2],
             repeated_uses: RepeatedUses {
                 allowed: true,

@@ -668,7 +668,10 @@ impl Gen<'_, '_, '_> {
         self.defs.clear();
         // A branch def passed as an argument that nothing else may read.
         let mut hidden = None;
-        if self.cfg.branch_operands && (self.cfg.branch_operands_into_joins || !into_join) {
+        if self.cfg.branch_operands
+            && self.case.branch_operands
+            && (self.cfg.branch_operands_into_joins || !into_join)
+        {
             let n = self.c.int(0, if succs.is_empty() { 3 } else { 2 });
             self.draw_uses(&mut pr, n, succs.is_empty());
             // Defs on branches only with two or more successors: each then

@@ -23,6 +23,7 @@ pub mod numbering;
 pub mod per_case;
 pub mod preorder;
 pub mod stats;
+pub mod style;
 pub mod swarm;
 
 pub use choices::Choices;
@@ -39,6 +40,14 @@ pub fn generate(u: &mut Unstructured, config: &Config) -> Case {
     if matches!(config.sizes, config::Sizes::Skewed { .. }) {
         c.extend();
     }
+    // A style first, then swarm generation within it.
+    let styled;
+    let config = if config.styles.is_empty() {
+        config
+    } else {
+        styled = style::draw(&mut c, config);
+        &styled
+    };
     let swarmed;
     let config = if config.swarm {
         swarmed = swarm::draw(&mut c, config);

@@ -1,6 +1,6 @@
 //! Features a config may give only some cases (its `*_case_sixteenths`
-//! knobs): real code has `reuse` defs, repeated reads, late uses and early
-//! defs per function, not per operand, so a profile calibrated on it draws
+//! knobs): real code has `reuse` defs, repeated reads, late uses, early
+//! defs and branch operands per function, not per operand, so a profile calibrated on it draws
 //! them once per case.
 
 use crate::choices::Choices;
@@ -13,6 +13,7 @@ pub struct PerCase {
     pub repeated_uses: bool,
     pub late_uses: bool,
     pub early_defs: bool,
+    pub branch_operands: bool,
 }
 
 impl PerCase {
@@ -25,6 +26,7 @@ impl PerCase {
             repeated_uses: c.sixteenths(cfg.repeated_use_case_sixteenths),
             late_uses: c.sixteenths(cfg.late_use_case_sixteenths),
             early_defs: c.sixteenths(cfg.early_def_case_sixteenths),
+            branch_operands: c.sixteenths(cfg.branch_operand_case_sixteenths),
         }
     }
 }

@@ -16,6 +16,9 @@ pub use ssagen::config::{Feature, FEATURES};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Narrowing {
     pub profile: Option<&'static Profile>,
+    /// `--style`: the one program style of the profile every case takes
+    /// ([`ssagen::style`]), instead of a style drawn per case.
+    pub style: Option<&'static str>,
     /// Indices into [`FEATURES`], in the order given.
     pub without: Vec<usize>,
     /// `--no-suppress`: outside allocators' known bugs are run, not
@@ -38,6 +41,30 @@ impl Narrowing {
                 let names: Vec<&str> = registry::profiles().iter().map(|p| p.name).collect();
                 format!("no profile named `{p}` (profiles: {})", names.join(", "))
             })?),
+        };
+        let style = match spec.style.as_deref() {
+            None => None,
+            Some(s) => {
+                let styles = profile.map_or(&[][..], |p| (p.config)().styles);
+                let names: Vec<&str> = styles.iter().map(|s| s.name).collect();
+                if names.is_empty() {
+                    return Err(format!(
+                        "--style {s} needs a profile with program styles (cranelift, cranelift-aarch64, cranelift-riscv64)"
+                    ));
+                }
+                Some(
+                    styles
+                        .iter()
+                        .find(|st| st.name == s)
+                        .map(|st| st.name)
+                        .ok_or_else(|| {
+                            format!(
+                                "no style named `{s}` in this profile (styles: {})",
+                                names.join(", ")
+                            )
+                        })?,
+                )
+            }
         };
         let mut out = Vec::new();
         for name in spec
@@ -62,6 +89,7 @@ impl Narrowing {
         }
         Ok(Narrowing {
             profile,
+            style,
             without: out,
             no_suppress: spec.no_suppress,
             swarm: spec.swarm,
@@ -78,6 +106,7 @@ impl Narrowing {
     pub fn spec(&self) -> CaseSpec {
         CaseSpec {
             profile: self.profile.map(|p| p.name.to_string()),
+            style: self.style.map(str::to_string),
             without: self
                 .without
                 .iter()
@@ -89,7 +118,11 @@ impl Narrowing {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.profile.is_none() && self.without.is_empty() && !self.no_suppress && !self.swarm
+        self.profile.is_none()
+            && self.style.is_none()
+            && self.without.is_empty()
+            && !self.no_suppress
+            && !self.swarm
     }
 
     /// The settings the allocators of a campaign so narrowed run under.
@@ -101,11 +134,17 @@ impl Narrowing {
     }
 
     /// The config a target that generates the cases of `base` uses: the
-    /// named profile's instead (when one is named), with that profile's
-    /// known bugs under `--no-suppress`, less the features left out.
+    /// named profile's instead (when one is named), in the named style,
+    /// with that profile's known bugs under `--no-suppress`, less the
+    /// features left out.
     pub fn config(&self, base: &Profile) -> Config {
         let p = self.profile.unwrap_or(base);
         let mut c = (p.config)();
+        if let Some(name) = self.style {
+            if let Some(style) = c.styles.iter().find(|s| s.name == name).copied() {
+                ssagen::style::apply(&mut c, &style);
+            }
+        }
         if self.no_suppress {
             c = (p.with_known_bugs)(c);
         }
@@ -166,6 +205,38 @@ mod tests {
             n.config(registry::profile("regalloc2_fastalloc").unwrap())
                 .stack_defs
         );
+    }
+
+    #[test]
+    fn a_style_resolves_only_within_a_profile_that_has_it() {
+        let spec = |profile: Option<&str>, style: &str| CaseSpec {
+            profile: profile.map(str::to_string),
+            style: Some(style.to_string()),
+            ..CaseSpec::default()
+        };
+        let n = Narrowing::resolve(&spec(Some("cranelift-aarch64"), "go")).unwrap();
+        assert_eq!(n.style, Some("go"));
+        assert_eq!(
+            n.args(),
+            ["--profile", "cranelift-aarch64", "--style", "go"]
+        );
+        assert!(!n.is_empty());
+        let styled = n.config(&registry::DEFAULT);
+        let mixed = (registry::profile("cranelift-aarch64").unwrap().config)();
+        assert!(styled.styles.is_empty() && mixed.styles.len() == 4);
+        assert!(
+            styled.max_insts_per_block < mixed.max_insts_per_block,
+            "Go's functions have short blocks"
+        );
+        let e = Narrowing::resolve(&spec(Some("cranelift"), "fortran")).unwrap_err();
+        assert!(
+            e.contains("no style named `fortran`") && e.contains("c, cpp, rust, go"),
+            "{e}"
+        );
+        for profile in [None, Some("regalloc2")] {
+            let e = Narrowing::resolve(&spec(profile, "c")).unwrap_err();
+            assert!(e.contains("needs a profile with program styles"), "{e}");
+        }
     }
 
     #[test]

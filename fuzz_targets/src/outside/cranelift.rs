@@ -12,7 +12,7 @@
 use crate::registry::entry::Profile;
 use allocator::analysis::numbering::{Numbering, Numberings};
 use allocator::MachineEnv;
-use ssagen::config::Sizes;
+use ssagen::config::{Sizes, Style};
 use ssagen::Config;
 
 /// Cranelift's domain is regalloc2's, so `--no-suppress` widens it to
@@ -90,6 +90,7 @@ fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> C
     c.sizes = Sizes::Skewed {
         typical: 120,
         largest: 7_000,
+        smallest: 1,
     };
     c.machine.preset = Some(preset);
     c.machine.scratch = false;
@@ -103,12 +104,262 @@ fn common(preset: fn() -> MachineEnv, class_weights: [u32; 3], reuse: bool) -> C
     c
 }
 
+/// What one program's code sets in its target's profile: the shares in
+/// which its functions differ from the other programs' (docs/generator.md,
+/// "Program styles"). Each field sets the [`Config`] knob of its name
+/// (`call` is `call_sixteenths`, `fixed` is `fixed`'s operand weight).
+#[derive(Clone, Copy, Debug)]
+struct Knobs {
+    /// `Sizes::Skewed`'s typical size: the median function's size.
+    typical: usize,
+    /// `Sizes::Skewed`'s largest: the tail, up to the program's largest
+    /// function.
+    largest: usize,
+    /// Fewest CFG units (one or three blocks each).
+    smallest: usize,
+    /// Of 32 operand weights, `fixed`'s on ordinary instructions.
+    fixed: u32,
+    max_insts_per_block: usize,
+    call: u8,
+    early_def: u8,
+    early_def_case: u8,
+    branch_def: u8,
+    block_param: u8,
+    branch_operand_case: u8,
+    back_edge: u8,
+    multi_class: u8,
+    reuse: u8,
+    reuse_case: u8,
+    repeated_use_case: u8,
+    late_use_case: u8,
+    recent_uses: usize,
+}
+
+impl Knobs {
+    fn apply(&self, c: &mut Config) {
+        c.sizes = Sizes::Skewed {
+            typical: self.typical,
+            largest: self.largest,
+            smallest: self.smallest,
+        };
+        c.weights[3] = self.fixed;
+        c.max_insts_per_block = self.max_insts_per_block;
+        c.call_sixteenths = self.call;
+        c.early_def_sixteenths = self.early_def;
+        c.early_def_case_sixteenths = self.early_def_case;
+        c.branch_def_sixteenths = self.branch_def;
+        c.block_param_sixteenths = self.block_param;
+        c.branch_operand_case_sixteenths = self.branch_operand_case;
+        c.back_edge_sixteenths = self.back_edge;
+        c.multi_class_sixteenths = self.multi_class;
+        c.reuse_sixteenths = self.reuse;
+        c.reuse_case_sixteenths = self.reuse_case;
+        c.repeated_use_case_sixteenths = self.repeated_use_case;
+        c.late_use_case_sixteenths = self.late_use_case;
+        c.recent_uses = self.recent_uses;
+    }
+}
+
+/// The programs, by target (x86-64, aarch64, riscv64) and style (c: SQLite,
+/// cpp: libjxl, rust: tiktoken, go: esbuild), each calibrated on its own
+/// capture (`rafuzz gen --profile P --style S --stats 2000 DIR`).
+const KNOBS: [[Knobs; 4]; 3] = {
+    const C: Knobs = Knobs {
+        typical: 30,
+        largest: 1_200,
+        smallest: 1,
+        fixed: 4,
+        max_insts_per_block: 8,
+        call: 5,
+        early_def: 2,
+        early_def_case: 3,
+        branch_def: 3,
+        block_param: 5,
+        branch_operand_case: 12,
+        back_edge: 5,
+        multi_class: 2,
+        reuse: 12,
+        reuse_case: 16,
+        repeated_use_case: 16,
+        late_use_case: 16,
+        recent_uses: 9,
+    };
+    const CPP: Knobs = Knobs {
+        typical: 150,
+        largest: 2_800,
+        smallest: 1,
+        fixed: 2,
+        max_insts_per_block: 8,
+        call: 2,
+        early_def: 2,
+        early_def_case: 3,
+        branch_def: 3,
+        block_param: 4,
+        branch_operand_case: 11,
+        back_edge: 4,
+        multi_class: 5,
+        reuse: 12,
+        reuse_case: 15,
+        repeated_use_case: 16,
+        late_use_case: 16,
+        recent_uses: 10,
+    };
+    const RUST: Knobs = Knobs {
+        typical: 40,
+        largest: 2_000,
+        smallest: 1,
+        fixed: 2,
+        max_insts_per_block: 8,
+        call: 6,
+        early_def: 2,
+        early_def_case: 3,
+        branch_def: 6,
+        block_param: 5,
+        branch_operand_case: 11,
+        back_edge: 4,
+        multi_class: 1,
+        reuse: 12,
+        reuse_case: 16,
+        repeated_use_case: 16,
+        late_use_case: 16,
+        recent_uses: 10,
+    };
+    const GO: Knobs = Knobs {
+        typical: 10,
+        largest: 7_000,
+        smallest: 3,
+        fixed: 1,
+        max_insts_per_block: 4,
+        call: 5,
+        early_def: 8,
+        early_def_case: 16,
+        branch_def: 7,
+        block_param: 16,
+        branch_operand_case: 16,
+        back_edge: 8,
+        multi_class: 2,
+        reuse: 16,
+        reuse_case: 16,
+        repeated_use_case: 16,
+        late_use_case: 16,
+        recent_uses: 5,
+    };
+    // aarch64: three-address code, `reuse` in few functions.
+    const C_A: Knobs = Knobs {
+        max_insts_per_block: 8,
+        reuse: 4,
+        reuse_case: 3,
+        branch_operand_case: 15,
+        repeated_use_case: 10,
+        ..C
+    };
+    const CPP_A: Knobs = Knobs {
+        max_insts_per_block: 7,
+        reuse: 4,
+        reuse_case: 5,
+        branch_def: 2,
+        branch_operand_case: 15,
+        repeated_use_case: 7,
+        ..CPP
+    };
+    const RUST_A: Knobs = Knobs {
+        max_insts_per_block: 10,
+        reuse: 4,
+        reuse_case: 10,
+        branch_operand_case: 14,
+        repeated_use_case: 10,
+        ..RUST
+    };
+    const GO_A: Knobs = Knobs {
+        reuse: 4,
+        reuse_case: 12,
+        repeated_use_case: 8,
+        early_def: 8,
+        max_insts_per_block: 3,
+        ..GO
+    };
+    // riscv64: no `reuse`, late uses.
+    const C_R: Knobs = Knobs {
+        call: 4,
+        branch_operand_case: 16,
+        max_insts_per_block: 11,
+        repeated_use_case: 11,
+        late_use_case: 4,
+        ..C
+    };
+    const CPP_R: Knobs = Knobs {
+        max_insts_per_block: 10,
+        early_def_case: 4,
+        call: 2,
+        multi_class: 4,
+        block_param: 3,
+        branch_operand_case: 16,
+        repeated_use_case: 7,
+        late_use_case: 4,
+        ..CPP
+    };
+    const RUST_R: Knobs = Knobs {
+        branch_operand_case: 16,
+        max_insts_per_block: 11,
+        early_def_case: 5,
+        branch_def: 4,
+        repeated_use_case: 10,
+        late_use_case: 3,
+        ..RUST
+    };
+    const GO_R: Knobs = Knobs {
+        early_def: 8,
+        max_insts_per_block: 3,
+        repeated_use_case: 8,
+        late_use_case: 1,
+        ..GO
+    };
+    [
+        [C, CPP, RUST, GO],
+        [C_A, CPP_A, RUST_A, GO_A],
+        [C_R, CPP_R, RUST_R, GO_R],
+    ]
+};
+
+fn knobs<const T: usize, const P: usize>(c: &mut Config) {
+    KNOBS[T][P].apply(c);
+}
+
+/// The four styles of target `T`, weighted by each program's functions in
+/// the capture, so that the mixture keeps the union's shares.
+const fn styles<const T: usize>(functions: [u32; 4]) -> [Style; 4] {
+    const fn style(
+        name: &'static str,
+        program: &'static str,
+        weight: u32,
+        apply: fn(&mut Config),
+    ) -> Style {
+        Style {
+            name,
+            program,
+            weight,
+            apply,
+        }
+    }
+    [
+        style("c", "SQLite", functions[0], knobs::<T, 0>),
+        style("cpp", "libjxl", functions[1], knobs::<T, 1>),
+        style("rust", "tiktoken", functions[2], knobs::<T, 2>),
+        style("go", "esbuild", functions[3], knobs::<T, 3>),
+    ]
+}
+
+static X86_64_STYLES: [Style; 4] = styles::<0>([2_605, 792, 1_820, 10_633]);
+static AARCH64_STYLES: [Style; 4] = styles::<1>([2_602, 792, 1_820, 10_631]);
+static RISCV64_STYLES: [Style; 4] = styles::<2>([2_602, 792, 1_820, 10_631]);
+
 /// The config of [`X86_64`]. Two-address arithmetic puts a `reuse` def in
 /// nearly every function (96%).
 pub fn x86_64() -> Config {
     let mut c = common(machine_x86_64, [24, 1, 0], true);
     c.reuse_sixteenths = 12;
     c.early_def_case_sixteenths = 14;
+    c.styles = &X86_64_STYLES;
     c
 }
 
@@ -122,6 +373,7 @@ pub fn aarch64() -> Config {
     c.repeated_use_case_sixteenths = 9;
     c.early_def_case_sixteenths = 13;
     c.max_insts_per_block = 7;
+    c.styles = &AARCH64_STYLES;
     c
 }
 
@@ -133,6 +385,7 @@ pub fn riscv64() -> Config {
     c.late_use_case_sixteenths = 2;
     c.repeated_use_case_sixteenths = 9;
     c.early_def_case_sixteenths = 14;
+    c.styles = &RISCV64_STYLES;
     c
 }
 
