@@ -172,6 +172,37 @@ fn the_profiles_generate_exactly_what_regalloc2_takes() {
     }
 }
 
+/// Each way a case may run regalloc2 (the SSA validator off, `verbose_log`,
+/// twice on one `Ctx`) allocates as a fresh run with the validator does,
+/// and generated cases pick every way.
+#[test]
+fn every_way_of_running_regalloc2_allocates_alike() {
+    use fuzz_targets::outside::ra2::Way;
+    let mut picked = [0usize; 4];
+    for (a, config) in [
+        (&ra2::ION, fuzz_targets::outside::ra2::profile::regalloc2()),
+        (
+            &ra2::FASTALLOC,
+            fuzz_targets::outside::ra2::profile::fastalloc(),
+        ),
+    ] {
+        for seed in 0..60 {
+            let bytes = fuzz_targets::harness::inputs::seeded_bytes(seed, 2000);
+            let case = ssagen::generate_from_bytes(&bytes, &config);
+            if exclusions::check(a.algorithm(), &case.func, &case.machine).is_some() {
+                continue;
+            }
+            let fresh = a.run_as(&case.func, &case.machine, Way::Fresh);
+            for way in [Way::Unvalidated, Way::Verbose, Way::ReusedCtx] {
+                let other = a.run_as(&case.func, &case.machine, way);
+                assert_eq!(other, fresh, "{} seed {seed}: {way:?}", a.name());
+            }
+            picked[Way::of(&case.func) as usize] += 1;
+        }
+    }
+    assert!(picked.iter().all(|&n| n > 0), "{picked:?}");
+}
+
 /// An edit regalloc2 places after a block's last instruction never runs in
 /// its clients (`Output::block_insts_and_edits` skips it): the adapter drops
 /// it, and the example is allocated right without it.

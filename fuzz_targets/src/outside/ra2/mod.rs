@@ -71,6 +71,33 @@ pub fn entries() -> [Entry; 2] {
     ]
 }
 
+/// How a case runs regalloc2, chosen from the case itself so that a replay
+/// runs it the same way. Most run as `regalloc2::run` with the SSA validator
+/// on; one case in eight each instead runs with the validator off (as
+/// Cranelift's release builds run it), with `verbose_log` (its annotation
+/// and dump code), or twice on one `Ctx` (as Cranelift reuses one), so that
+/// the code behind those options is fuzzed too (docs/coverage.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    Fresh,
+    Unvalidated,
+    Verbose,
+    ReusedCtx,
+}
+
+impl Way {
+    /// The way of `func`: from its instruction and vreg counts, which every
+    /// mutation and reduction step may change, so a campaign sees all four.
+    pub fn of(func: &Function) -> Way {
+        match (func.num_insts() * 7 + func.num_vregs()) % 8 {
+            0 => Way::Unvalidated,
+            1 => Way::Verbose,
+            2 => Way::ReusedCtx,
+            _ => Way::Fresh,
+        }
+    }
+}
+
 impl Regalloc2 {
     pub fn algorithm(&self) -> ra2::Algorithm {
         self.algorithm
@@ -115,16 +142,45 @@ impl Regalloc2 {
     }
 
     /// Runs regalloc2 without first ruling out its [`exclusions`]: for the
-    /// tests that show each is real.
+    /// tests that show each is real. The case picks how ([`Way::of`]).
     pub fn run_unchecked(&self, func: &Function, env: &MachineEnv) -> Result<Output, AllocError> {
+        self.run_as(func, env, Way::of(func))
+    }
+
+    /// Runs regalloc2 the given way, whatever the case would pick.
+    pub fn run_as(
+        &self,
+        func: &Function,
+        env: &MachineEnv,
+        way: Way,
+    ) -> Result<Output, AllocError> {
         let adapted = adapt::Adapted::new(func, &env.slots);
+        let machine = adapt::machine(env);
         let options = ra2::RegallocOptions {
-            validate_ssa: true,
+            validate_ssa: way != Way::Unvalidated,
+            verbose_log: way == Way::Verbose,
             algorithm: self.algorithm,
-            ..Default::default()
         };
-        match ra2::run(&adapted, &adapt::machine(env), &options) {
-            Ok(out) => Ok(adapt::from_output(func, &out)),
+        let result = if way == Way::ReusedCtx {
+            // The second run on a `Ctx` the first one filled, as Cranelift
+            // reuses one per compiler thread: both must give one allocation.
+            let mut ctx = ra2::Ctx::default();
+            let first = ra2::run_with_ctx(&adapted, &machine, &options, &mut ctx)
+                .map(|out| adapt::from_output(func, out));
+            let second = ra2::run_with_ctx(&adapted, &machine, &options, &mut ctx)
+                .map(|out| adapt::from_output(func, out));
+            match (first, second) {
+                (Ok(a), Ok(b)) if a != b => return Err(AllocError::Failed(
+                    "regalloc2 allocated differently when run again on the Ctx of its first run"
+                        .into(),
+                )),
+                (_, second) => second,
+            }
+        } else {
+            ra2::run(&adapted, &machine, &options).map(|out| adapt::from_output(func, &out))
+        };
+        match result {
+            Ok(out) => Ok(out),
             // regalloc2 documents this error as "too many pinned VRegs +
             // Reg-constrained Operands are live at once, making allocation
             // impossible" (src/lib.rs:1667): a claim that the case has no
