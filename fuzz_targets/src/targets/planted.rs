@@ -27,13 +27,18 @@ pub fn planted() -> Target {
                 .take_while(|(a, b)| a == b)
                 .count();
             crate::books::features::note("planted_prefix", n as u64);
-            // One branch per byte, so that coverage-guided engines (which
-            // see edges, not our features) climb the magic byte by byte.
-            if data.first() == Some(&b'R')
-                && data.get(1) == Some(&b'A')
-                && data.get(2) == Some(&b'F')
-                && data.get(3) == Some(&b'Z')
-                && data.get(4) == Some(&b'!')
+            // The whole prefix compared at once, a `memcmp` whose operands
+            // libFuzzer's compare hooks record and offer back as a word (on
+            // CI's unoptimised AddressSanitizer build, the climb by edges
+            // alone took 15 to 244 s); then one branch per byte, so that
+            // engines which see edges only climb the magic byte by byte.
+            std::hint::black_box(data.starts_with(PLANTED_MAGIC));
+            if data.len() >= PLANTED_MAGIC.len()
+                && data[0] == b'R'
+                && data[1] == b'A'
+                && data[2] == b'F'
+                && data[3] == b'Z'
+                && data[4] == b'!'
             {
                 panic!("planted: the magic input was found");
             }
