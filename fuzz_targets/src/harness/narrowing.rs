@@ -46,24 +46,25 @@ impl Narrowing {
             None => None,
             Some(s) => {
                 let styles = profile.map_or(&[][..], |p| (p.config)().styles);
-                let names: Vec<&str> = styles.iter().map(|s| s.name).collect();
-                if names.is_empty() {
+                if styles.is_empty() {
+                    let styled: Vec<&str> = registry::profiles()
+                        .iter()
+                        .filter(|p| !(p.config)().styles.is_empty())
+                        .map(|p| p.name)
+                        .collect();
                     return Err(format!(
-                        "--style {s} needs a profile with program styles (cranelift, cranelift-aarch64, cranelift-riscv64)"
+                        "--style {s} needs a profile with program styles ({})",
+                        styled.join(", ")
                     ));
                 }
-                Some(
-                    styles
-                        .iter()
-                        .find(|st| st.name == s)
-                        .map(|st| st.name)
-                        .ok_or_else(|| {
-                            format!(
-                                "no style named `{s}` in this profile (styles: {})",
-                                names.join(", ")
-                            )
-                        })?,
-                )
+                let style = styles.iter().find(|st| st.name == s).ok_or_else(|| {
+                    let names: Vec<&str> = styles.iter().map(|st| st.name).collect();
+                    format!(
+                        "no style named `{s}` in this profile (styles: {})",
+                        names.join(", ")
+                    )
+                })?;
+                Some(style.name)
             }
         };
         let mut out = Vec::new();
