@@ -6,9 +6,14 @@
 //! - [`interp`]: the concrete interpreter, which runs the program before and
 //!   after allocation along the same path and compares every use.
 //! - [`moves`]: an abstract interpreter for resolved parallel moves.
+//! - `regalloc2` (feature `regalloc2`): the symbolic checker over
+//!   regalloc2's `Function`, `MachineEnv` and `Output`, for a compiler to
+//!   run in-process.
 
 pub mod interp;
 pub mod moves;
+#[cfg(feature = "regalloc2")]
+pub mod regalloc2;
 pub mod symbolic;
 
 pub use symbolic::{check, CheckError, Checker, ErrorKind};

@@ -9,8 +9,8 @@
 //! comparable with ours.
 
 use allocator::{
-    Allocation, Function, Inst, InstPosition, MachineEnv, Move, Operand, OperandConstraint,
-    OperandKind, OperandPos, Output, PReg, ProgPoint, RegClass, SpillSlot, VReg,
+    Allocation, Function, Inst, InstPosition, MachineEnv, Operand, OperandConstraint, OperandKind,
+    OperandPos, Output, PReg, ProgPoint, RegClass, VReg,
 };
 use regalloc2 as ra2;
 use std::ops::Range;
@@ -29,15 +29,6 @@ pub fn preg(r: PReg) -> ra2::PReg {
 
 pub fn vreg(v: VReg) -> ra2::VReg {
     ra2::VReg::new(v.index(), class(v.class()))
-}
-
-fn from_preg(r: ra2::PReg) -> PReg {
-    let c = match r.class() {
-        ra2::RegClass::Int => RegClass::Int,
-        ra2::RegClass::Float => RegClass::Float,
-        ra2::RegClass::Vector => RegClass::Vector,
-    };
-    PReg::new(r.hw_enc(), c)
 }
 
 /// One operand in regalloc2's encoding. A `nonalloc` operand becomes
@@ -86,16 +77,6 @@ pub fn allocation(a: Allocation) -> ra2::Allocation {
     }
 }
 
-pub fn from_allocation(a: ra2::Allocation) -> Allocation {
-    match a.kind() {
-        ra2::AllocationKind::None => Allocation::None,
-        ra2::AllocationKind::Reg => Allocation::Reg(from_preg(a.as_reg().unwrap())),
-        ra2::AllocationKind::Stack => {
-            Allocation::Stack(SpillSlot::new(a.as_stack().unwrap().index()))
-        }
-    }
-}
-
 fn point(p: ProgPoint) -> ra2::ProgPoint {
     let inst = ra2::Inst::new(p.inst().index());
     match p.pos() {
@@ -104,47 +85,10 @@ fn point(p: ProgPoint) -> ra2::ProgPoint {
     }
 }
 
-fn from_point(p: ra2::ProgPoint) -> ProgPoint {
-    let inst = Inst::new(p.inst().index());
-    match p.pos() {
-        ra2::InstPosition::Before => ProgPoint::before(inst),
-        ra2::InstPosition::After => ProgPoint::after(inst),
-    }
-}
-
-/// regalloc2's output as ours, as regalloc2's clients run it. Moves from a
-/// location to itself are left out: regalloc2 emits them only to mark that
-/// the location now holds another vreg (for debug info); they move nothing.
-/// Edits after a block's last instruction are left out too: regalloc2's
-/// own way of reading its output, `Output::block_insts_and_edits`, never
-/// yields them ("There can't be any edits after the last instruction in a
-/// block"), so a client such as Cranelift never emits them. Judged without
-/// them, such an edit is a finding only when something needed it.
-pub fn from_output(func: &Function, out: &ra2::Output) -> Output {
-    Output {
-        allocs: out.allocs.iter().map(|&a| from_allocation(a)).collect(),
-        edits: out
-            .edits
-            .iter()
-            .filter_map(|(p, e)| {
-                let ra2::Edit::Move { from, to } = e;
-                let at = from_point(*p);
-                let dropped =
-                    at.pos() == InstPosition::After && func.opcode(at.inst()).is_terminator();
-                (from != to && !dropped).then(|| {
-                    (
-                        at,
-                        Move {
-                            from: from_allocation(*from),
-                            to: from_allocation(*to),
-                        },
-                    )
-                })
-            })
-            .collect(),
-        num_spillslots: out.num_spillslots,
-    }
-}
+/// regalloc2's output as ours, as regalloc2's clients run it: the
+/// checker's reading ([`checker::regalloc2::output`]), so that the harness
+/// judges exactly what a compiler running the checker in-process would.
+pub use checker::regalloc2::output as from_output;
 
 /// Our output as regalloc2's, for its checker. Allocations are grouped per
 /// instruction by the function's operand ranges; the allocation count must

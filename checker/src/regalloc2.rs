@@ -1,0 +1,292 @@
+//! The symbolic checker over regalloc2's own types (feature `regalloc2`):
+//! what a compiler that calls regalloc2 (Cranelift) runs in-process where it
+//! would turn on regalloc2's checker (`regalloc_checker`), on the same
+//! `Function`, `MachineEnv` and `Output`.
+//!
+//! The function is read once through regalloc2's trait into our IR (blocks,
+//! instructions, vregs and operands keep their indices, so an error names
+//! what regalloc2 calls them), validated, and checked as any allocation is.
+//! The output is read as regalloc2's clients read it: moves from a location
+//! to itself, which regalloc2 emits only to relabel a location for debug
+//! info, and edits after a block's last instruction, which its own
+//! `Output::block_insts_and_edits` never yields, are left out.
+
+use crate::{CheckError, Checker};
+use ::regalloc2 as ra2;
+use allocator::{
+    Allocation, Function, FunctionBuilder, Inst, InstPosition, MachineEnv, Move, Opcode, Operand,
+    OperandConstraint, OperandKind, OperandPos, Output, PReg, PerClass, ProgPoint, RegClass,
+    SlotGeometry, SpillSlot, VReg,
+};
+use std::fmt;
+
+/// Why [`Ra2Checker::check`] does not accept an allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// The function or the machine is outside what the checker judges (not
+    /// a valid case of our IR: an entry block that is not block 0, blocks
+    /// out of instruction order, a slot size that is not a power of two up
+    /// to 64, or a rule of the validator): each reason. Nothing is said
+    /// about the allocation.
+    Unjudgeable(Vec<String>),
+    /// The allocation is wrong: every error, in program order.
+    Wrong(Vec<CheckError>),
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::Unjudgeable(why) => {
+                write!(
+                    f,
+                    "the checker cannot judge this function: {}",
+                    why.join("; ")
+                )
+            }
+            Rejection::Wrong(errs) => {
+                write!(f, "the allocation is wrong ({} errors)", errs.len())?;
+                for e in errs {
+                    write!(f, "\n  {}", e.message)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Rejection {}
+
+/// The checker for regalloc2's allocations. Keep one and call
+/// [`Ra2Checker::check`] for every function: its buffers are reused.
+#[derive(Default)]
+pub struct Ra2Checker {
+    checker: Checker,
+}
+
+impl Ra2Checker {
+    /// Checks `out`, regalloc2's allocation of `func` on `env`.
+    pub fn check<F: ra2::Function + ?Sized>(
+        &mut self,
+        func: &F,
+        env: &ra2::MachineEnv,
+        out: &ra2::Output,
+    ) -> Result<(), Rejection> {
+        let f = function(func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        let env = machine(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        let invalid = allocator::ir::validate::validate(&f, &env);
+        if !invalid.is_empty() {
+            return Err(Rejection::Unjudgeable(
+                invalid.iter().map(|e| e.message.clone()).collect(),
+            ));
+        }
+        let errs = self.checker.check(&f, &env, &output(&f, out));
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(Rejection::Wrong(errs))
+        }
+    }
+}
+
+/// [`Ra2Checker::check`] with a checker of its own.
+pub fn check<F: ra2::Function + ?Sized>(
+    func: &F,
+    env: &ra2::MachineEnv,
+    out: &ra2::Output,
+) -> Result<(), Rejection> {
+    Ra2Checker::default().check(func, env, out)
+}
+
+pub fn class(c: ra2::RegClass) -> RegClass {
+    match c {
+        ra2::RegClass::Int => RegClass::Int,
+        ra2::RegClass::Float => RegClass::Float,
+        ra2::RegClass::Vector => RegClass::Vector,
+    }
+}
+
+pub fn preg(r: ra2::PReg) -> PReg {
+    PReg::new(r.hw_enc(), class(r.class()))
+}
+
+pub fn vreg(v: ra2::VReg) -> VReg {
+    VReg::new(v.vreg(), class(v.class()))
+}
+
+pub fn allocation(a: ra2::Allocation) -> Allocation {
+    match (a.as_reg(), a.as_stack()) {
+        (Some(r), _) => Allocation::Reg(preg(r)),
+        (None, Some(s)) => Allocation::Stack(SpillSlot::new(s.index())),
+        (None, None) => Allocation::None,
+    }
+}
+
+pub fn point(p: ra2::ProgPoint) -> ProgPoint {
+    let inst = Inst::new(p.inst().index());
+    match p.pos() {
+        ra2::InstPosition::Before => ProgPoint::before(inst),
+        ra2::InstPosition::After => ProgPoint::after(inst),
+    }
+}
+
+/// One operand in our encoding; `Err` for a `Reuse` index or a `Limit`
+/// bound our operands cannot hold.
+pub fn operand(op: ra2::Operand) -> Result<Operand, String> {
+    if let Some(r) = op.as_fixed_nonallocatable() {
+        return Ok(Operand::nonalloc(preg(r)));
+    }
+    let c = match op.constraint() {
+        ra2::OperandConstraint::Any => OperandConstraint::Any,
+        ra2::OperandConstraint::Reg => OperandConstraint::Reg,
+        ra2::OperandConstraint::Stack => OperandConstraint::Stack,
+        ra2::OperandConstraint::FixedReg(r) => OperandConstraint::FixedReg(preg(r)),
+        ra2::OperandConstraint::Reuse(k) if k <= Operand::MAX_REUSE => OperandConstraint::Reuse(k),
+        ra2::OperandConstraint::Limit(n) if n.is_power_of_two() && n <= 64 => {
+            OperandConstraint::Limit(n as u8)
+        }
+        c => return Err(format!("operand {op:?}: constraint {c:?} out of range")),
+    };
+    let kind = match op.kind() {
+        ra2::OperandKind::Use => OperandKind::Use,
+        ra2::OperandKind::Def => OperandKind::Def,
+    };
+    let pos = match op.pos() {
+        ra2::OperandPos::Early => OperandPos::Early,
+        ra2::OperandPos::Late => OperandPos::Late,
+    };
+    Ok(Operand::new(vreg(op.vreg()), kind, pos, c))
+}
+
+/// `func` in our IR, every index kept. `Err` when it cannot be: its entry
+/// is not block 0, or its blocks do not hold its instructions in order.
+pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
+    if func.entry_block().index() != 0 {
+        return Err(format!(
+            "the entry block is block{}, not block0",
+            func.entry_block().index()
+        ));
+    }
+    let mut b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    let mut next = 0;
+    for k in 0..func.num_blocks() {
+        let block = ra2::Block::new(k);
+        params.clear();
+        params.extend(func.block_params(block).iter().map(|&v| vreg(v)));
+        b.block(&params);
+        let insts = func.block_insns(block);
+        if insts.len() == 0 {
+            return Err(format!("block{k} has no instruction"));
+        }
+        if insts.first().index() != next {
+            return Err(format!(
+                "block{k} starts at inst{}, not at inst{next}: blocks out of instruction order",
+                insts.first().index()
+            ));
+        }
+        next = insts.last().index() + 1;
+        for i in insts.iter() {
+            for &op in func.inst_operands(i) {
+                b.push_operand(operand(op)?);
+            }
+            for r in func.inst_clobbers(i) {
+                b.push_clobber(preg(r));
+            }
+            let opcode = if func.is_ret(i) {
+                Opcode::Ret
+            } else if func.is_branch(i) {
+                for (t, &s) in func.block_succs(block).iter().enumerate() {
+                    args.clear();
+                    args.extend(
+                        func.branch_blockparams(block, i, t)
+                            .iter()
+                            .map(|&v| vreg(v)),
+                    );
+                    b.push_target(allocator::Block::new(s.index()), &args);
+                }
+                Opcode::Branch
+            } else {
+                Opcode::Op
+            };
+            b.end_inst(opcode);
+        }
+    }
+    if next != func.num_insts() {
+        return Err(format!(
+            "the blocks hold {next} instructions, the function {}",
+            func.num_insts()
+        ));
+    }
+    b.finish().map_err(|e| e.to_string())
+}
+
+/// The machine in our IR: the same register lists, fixed stack locations
+/// by class, and the slot sizes `func` gives each class that has a
+/// register. A class with none holds no value (the validator sees to it),
+/// and its size is not asked: Cranelift's x86-64 and aarch64 backends, which
+/// declare no vector register, answer it with `unreachable!`.
+pub fn machine<F: ra2::Function + ?Sized>(
+    env: &ra2::MachineEnv,
+    func: &F,
+) -> Result<MachineEnv, String> {
+    let list = |s: ra2::PRegSet| s.into_iter().map(preg).collect::<Vec<_>>();
+    let mut slots = SlotGeometry::default();
+    for c in [
+        ra2::RegClass::Int,
+        ra2::RegClass::Float,
+        ra2::RegClass::Vector,
+    ] {
+        let k = c as usize;
+        let empty = ra2::PRegSet::empty();
+        if env.preferred_regs_by_class[k] == empty && env.non_preferred_regs_by_class[k] == empty {
+            continue;
+        }
+        let n = func.spillslot_size(c);
+        if !n.is_power_of_two() || n > SlotGeometry::MAX_SIZE {
+            return Err(format!("class {c:?} fills {n} spill slots"));
+        }
+        slots.set_size(class(c), n);
+    }
+    slots.named_by_last = func.multi_spillslot_named_by_last_slot();
+    let mut fixed_stack = PerClass::from_fn(|_| Vec::new());
+    for &r in &env.fixed_stack_slots {
+        fixed_stack[class(r.class())].push(preg(r));
+    }
+    Ok(MachineEnv {
+        preferred: PerClass::from_fn(|c| list(env.preferred_regs_by_class[c.index()])),
+        nonpreferred: PerClass::from_fn(|c| list(env.non_preferred_regs_by_class[c.index()])),
+        scratch: PerClass::from_fn(|c| env.scratch_by_class[c.index()].map(preg)),
+        fixed_stack,
+        slots,
+    })
+}
+
+/// regalloc2's output as its clients run it (see the module
+/// documentation for the two kinds of edit left out).
+pub fn output(func: &Function, out: &ra2::Output) -> Output {
+    Output {
+        allocs: out.allocs.iter().map(|&a| allocation(a)).collect(),
+        edits: out
+            .edits
+            .iter()
+            .filter_map(|(p, e)| {
+                let ra2::Edit::Move { from, to } = e;
+                let at = point(*p);
+                let dropped = at.pos() == InstPosition::After
+                    && at.inst().index() < func.num_insts()
+                    && func.opcode(at.inst()).is_terminator();
+                (from != to && !dropped).then(|| {
+                    (
+                        at,
+                        Move {
+                            from: allocation(*from),
+                            to: allocation(*to),
+                        },
+                    )
+                })
+            })
+            .collect(),
+        num_spillslots: out.num_spillslots,
+    }
+}

@@ -1,0 +1,270 @@
+//! The checker's entry point over regalloc2's own types
+//! (`checker::regalloc2`), what a compiler runs in-process, judges exactly
+//! what the harness judges: on regalloc2's allocations of generated cases
+//! and on the real corpus it gives the verdict, and the errors, of the
+//! checker run on the harness's reading of the same output; an allocation
+//! broken by one operand is rejected both ways alike; and a function it
+//! cannot read is refused as unjudgeable, never judged wrong.
+#![cfg(feature = "regalloc2")]
+
+use allocator::{Allocation, Case};
+use checker::regalloc2::{self as entry, Rejection};
+use fuzz_targets::outside::ra2::adapt;
+use rand::{RngCore, SeedableRng};
+use regalloc2 as ra2;
+
+/// The verdict of the harness's path: our output read from regalloc2's,
+/// then checked.
+fn harness_verdict(case: &Case, out: &ra2::Output) -> Vec<checker::CheckError> {
+    checker::check(
+        &case.func,
+        &case.machine,
+        &adapt::from_output(&case.func, out),
+    )
+}
+
+/// Whether `a` and `b` are one function: blocks, parameters, operands,
+/// clobbers (as sets: regalloc2 keeps them as one) and targets.
+fn same_function(a: &allocator::Function, b: &allocator::Function) -> bool {
+    let clobbers = |f: &allocator::Function, i| {
+        let mut v = f.inst_clobbers(i).to_vec();
+        v.sort();
+        v
+    };
+    a.num_blocks() == b.num_blocks()
+        && a.num_insts() == b.num_insts()
+        && a.blocks()
+            .all(|k| a.block_params(k) == b.block_params(k) && a.block_insts(k) == b.block_insts(k))
+        && a.insts().all(|i| {
+            a.opcode(i) == b.opcode(i)
+                && a.inst_operands(i) == b.inst_operands(i)
+                && clobbers(a, i) == clobbers(b, i)
+                && (0..a.num_targets(i)).all(|t| a.target(i, t) == b.target(i, t))
+        })
+}
+
+fn entry_verdict(case: &Case, out: &ra2::Output) -> Vec<checker::CheckError> {
+    let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
+    match entry::check(&adapted, &adapt::machine(&case.machine), out) {
+        Ok(()) => Vec::new(),
+        Err(Rejection::Wrong(errs)) => errs,
+        Err(Rejection::Unjudgeable(why)) => panic!("a valid case is unjudgeable: {why:?}"),
+    }
+}
+
+/// regalloc2's allocation of `case`, if it gives one.
+fn allocate(case: &Case, algorithm: ra2::Algorithm) -> Option<ra2::Output> {
+    let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
+    let options = ra2::RegallocOptions {
+        algorithm,
+        ..Default::default()
+    };
+    std::panic::catch_unwind(|| ra2::run(&adapted, &adapt::machine(&case.machine), &options))
+        .ok()?
+        .ok()
+}
+
+/// The first use's allocation moved to another register of its class (or
+/// to a slot when there is none): an allocation the checker rejects unless
+/// that location holds the value too.
+fn broken(case: &Case, out: &ra2::Output) -> Option<ra2::Output> {
+    let f = &case.func;
+    let (k, class) = f.insts().find_map(|i| {
+        let ops = f.inst_operands(i);
+        f.inst_operand_range(i).zip(ops).find_map(|(k, op)| {
+            (op.is_use() && !op.is_nonalloc() && !out.allocs[k].is_none()).then(|| (k, op.class()))
+        })
+    })?;
+    let other = case
+        .machine
+        .allocatable(class)
+        .map(Allocation::Reg)
+        .find(|&a| adapt::allocation(a) != out.allocs[k])
+        .unwrap_or(Allocation::Stack(allocator::SpillSlot::new(
+            out.num_spillslots,
+        )));
+    let mut b = out.clone();
+    b.allocs[k] = adapt::allocation(other);
+    if b.num_spillslots <= out.num_spillslots && other.as_stack().is_some() {
+        b.num_spillslots += case.machine.slots.max_size();
+    }
+    Some(b)
+}
+
+#[test]
+fn the_entry_point_judges_generated_allocations_as_the_harness_does() {
+    let (mut accepted, mut rejected, mut broken_checked) = (0, 0, 0);
+    for (algorithm, config) in [
+        (
+            ra2::Algorithm::Ion,
+            fuzz_targets::outside::ra2::profile::regalloc2(),
+        ),
+        (
+            ra2::Algorithm::Fastalloc,
+            fuzz_targets::outside::ra2::profile::fastalloc(),
+        ),
+    ] {
+        // The known bugs let in, so that regalloc2 also gets some wrong.
+        let config = fuzz_targets::outside::ra2::profile::with_known_bugs(config);
+        for seed in 0..150u64 {
+            let mut bytes = vec![0u8; 2048];
+            rand_chacha::ChaCha8Rng::seed_from_u64(seed).fill_bytes(&mut bytes);
+            let case = ssagen::generate_from_bytes(&bytes, &config);
+            // The function read back through regalloc2's trait is the same.
+            let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
+            let read = entry::function(&adapted).expect("a valid case reads back");
+            assert!(
+                same_function(&read, &case.func),
+                "seed {seed}: read back differently"
+            );
+            let Some(out) = allocate(&case, algorithm) else {
+                continue;
+            };
+            let ours = entry_verdict(&case, &out);
+            assert_eq!(
+                ours,
+                harness_verdict(&case, &out),
+                "seed {seed}, {algorithm:?}"
+            );
+            if ours.is_empty() {
+                accepted += 1;
+                if let Some(b) = broken(&case, &out) {
+                    // Another location may hold the value too: the verdicts
+                    // must agree, and most are rejections.
+                    let errs = entry_verdict(&case, &b);
+                    assert_eq!(errs, harness_verdict(&case, &b), "seed {seed}, broken");
+                    broken_checked += usize::from(!errs.is_empty());
+                }
+            } else {
+                rejected += 1;
+            }
+        }
+    }
+    assert!(
+        accepted > 100 && broken_checked > 100,
+        "{accepted} accepted, {broken_checked} broken ones rejected"
+    );
+    assert!(
+        rejected > 0,
+        "no wrong allocation among the known bugs' cases"
+    );
+}
+
+#[test]
+fn the_entry_point_accepts_ions_recorded_allocations_of_real_code() {
+    let files: Vec<_> = ["x86_64", "aarch64", "riscv64gc"]
+        .iter()
+        .flat_map(|t| allocator::fixtures::ra_files(format!("corpus/real/{t}")))
+        .collect();
+    assert!(files.len() > 100);
+    for p in files {
+        let case = allocator::fixtures::read_case(&p);
+        let out = case.output.as_ref().expect("a recorded allocation");
+        let theirs = adapt::output(&case.func, out);
+        assert_eq!(entry_verdict(&case, &theirs), Vec::new(), "{}", p.display());
+    }
+}
+
+/// A function read through regalloc2's trait with its entry block, or a
+/// class's slot size, changed: what our IR has no form for.
+struct Twisted<'a> {
+    inner: adapt::Adapted<'a>,
+    entry: usize,
+    float_slots: usize,
+}
+
+impl ra2::Function for Twisted<'_> {
+    fn num_insts(&self) -> usize {
+        self.inner.num_insts()
+    }
+    fn num_blocks(&self) -> usize {
+        self.inner.num_blocks()
+    }
+    fn entry_block(&self) -> ra2::Block {
+        ra2::Block::new(self.entry)
+    }
+    fn block_insns(&self, block: ra2::Block) -> ra2::InstRange {
+        self.inner.block_insns(block)
+    }
+    fn block_succs(&self, block: ra2::Block) -> &[ra2::Block] {
+        self.inner.block_succs(block)
+    }
+    fn block_preds(&self, block: ra2::Block) -> &[ra2::Block] {
+        self.inner.block_preds(block)
+    }
+    fn block_params(&self, block: ra2::Block) -> &[ra2::VReg] {
+        self.inner.block_params(block)
+    }
+    fn is_ret(&self, insn: ra2::Inst) -> bool {
+        self.inner.is_ret(insn)
+    }
+    fn is_branch(&self, insn: ra2::Inst) -> bool {
+        self.inner.is_branch(insn)
+    }
+    fn branch_blockparams(&self, block: ra2::Block, insn: ra2::Inst, k: usize) -> &[ra2::VReg] {
+        self.inner.branch_blockparams(block, insn, k)
+    }
+    fn inst_operands(&self, insn: ra2::Inst) -> &[ra2::Operand] {
+        self.inner.inst_operands(insn)
+    }
+    fn inst_clobbers(&self, insn: ra2::Inst) -> ra2::PRegSet {
+        self.inner.inst_clobbers(insn)
+    }
+    fn num_vregs(&self) -> usize {
+        self.inner.num_vregs()
+    }
+    fn spillslot_size(&self, class: ra2::RegClass) -> usize {
+        match class {
+            ra2::RegClass::Float => self.float_slots,
+            c => self.inner.spillslot_size(c),
+        }
+    }
+}
+
+#[test]
+fn a_function_the_checker_cannot_read_is_unjudgeable_not_wrong() {
+    let case = allocator::fixtures::read_case(
+        &allocator::fixtures::repo_root().join("tests/regressions/regalloc2/repeated-limit-use.ra"),
+    );
+    let out = allocate(&case, ra2::Algorithm::Ion).expect("ion allocates it");
+    let env = adapt::machine(&case.machine);
+    let twisted = |entry, float_slots| Twisted {
+        inner: adapt::Adapted::new(&case.func, &case.machine.slots),
+        entry,
+        float_slots,
+    };
+    // Just inside: the function as it is (ion gets it wrong: the known bug).
+    assert!(matches!(
+        entry::check(&twisted(0, 1), &env, &out),
+        Err(Rejection::Wrong(_))
+    ));
+    // Just outside: an entry that is not block 0, a slot size of 3.
+    for (first, slots, why) in [
+        (1, 1, "the entry block is block1"),
+        (0, 3, "fills 3 spill slots"),
+    ] {
+        match entry::check(&twisted(first, slots), &env, &out) {
+            Err(Rejection::Unjudgeable(w)) => assert!(w[0].contains(why), "{w:?}"),
+            other => panic!("entry block {first}, slot size {slots}: {other:?}"),
+        }
+    }
+    // A class with no register is never asked its slot size (Cranelift's
+    // x86-64 answers the vector class's with `unreachable!`): the float
+    // class's size of 3 goes unread once the class has no register.
+    let mut no_floats = env.clone();
+    no_floats.preferred_regs_by_class[ra2::RegClass::Float as usize] = ra2::PRegSet::empty();
+    no_floats.non_preferred_regs_by_class[ra2::RegClass::Float as usize] = ra2::PRegSet::empty();
+    no_floats.scratch_by_class[ra2::RegClass::Float as usize] = None;
+    no_floats
+        .fixed_stack_slots
+        .retain(|r| r.class() != ra2::RegClass::Float);
+    assert!(case
+        .func
+        .vreg_classes()
+        .iter()
+        .all(|&c| c != allocator::RegClass::Float));
+    assert!(matches!(
+        entry::check(&twisted(0, 3), &no_floats, &out),
+        Err(Rejection::Wrong(_))
+    ));
+}
