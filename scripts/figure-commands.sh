@@ -74,7 +74,8 @@ skip_reason() {
         *scripts/capture.sh* | *scripts/real-programs.sh*) echo "builds wasmtime (.ci/run --extended)" ;;
         *scripts/test-engines.sh* | *scripts/fuzz.sh* | *scripts/ci-fuzz.sh*) echo "installs the fuzz engines (CI's nightly stage runs libFuzzer's)" ;;
         *scripts/fork-check.sh*) echo "builds a regalloc2 fork (.ci/run --extended)" ;;
-        *scripts/reach.sh* | *scripts/coverage-build.sh* | *"rafuzz coverage "* | *" --coverage"* | GUIDE=*)
+        *scripts/real-code-table.sh*) echo "needs a capture of real programs (scripts/capture.sh; .ci/run --extended)" ;;
+        *scripts/reach.sh* | *scripts/known-bug-bench.sh* | *scripts/coverage-build.sh* | *"rafuzz coverage "* | *" --coverage"* | GUIDE=*)
             echo "needs the instrumented build (scripts/coverage-build.sh: CI's coverage stage runs rafuzz coverage and --coverage)" ;;
         *) ;;
     esac
