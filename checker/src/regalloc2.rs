@@ -4,8 +4,9 @@
 //! `Function`, `MachineEnv` and `Output`.
 //!
 //! The function is read once through regalloc2's trait into our IR (blocks,
-//! instructions, vregs and operands keep their indices, so an error names
-//! what regalloc2 calls them), validated, and checked as any allocation is.
+//! instructions and operands keep their indices, so an error names what
+//! regalloc2 calls them; vregs are numbered densely in their order, as our
+//! IR wants), validated, and checked as any allocation is.
 //! The output is read as regalloc2's clients read it: moves from a location
 //! to itself, which regalloc2 emits only to relabel a location for debug
 //! info, and edits after a block's last instruction, which its own
@@ -132,9 +133,14 @@ pub fn point(p: ra2::ProgPoint) -> ProgPoint {
 /// One operand in our encoding; `Err` for a `Reuse` index or a `Limit`
 /// bound our operands cannot hold.
 pub fn operand(op: ra2::Operand) -> Result<Operand, String> {
-    if let Some(r) = op.as_fixed_nonallocatable() {
-        return Ok(Operand::nonalloc(preg(r)));
+    match op.as_fixed_nonallocatable() {
+        Some(r) => Ok(Operand::nonalloc(preg(r))),
+        None => operand_of(op, vreg(op.vreg())),
     }
+}
+
+/// [`operand`] of an operand that names a vreg, naming `v` instead.
+fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
     let c = match op.constraint() {
         ra2::OperandConstraint::Any => OperandConstraint::Any,
         ra2::OperandConstraint::Reg => OperandConstraint::Reg,
@@ -154,11 +160,50 @@ pub fn operand(op: ra2::Operand) -> Result<Operand, String> {
         ra2::OperandPos::Early => OperandPos::Early,
         ra2::OperandPos::Late => OperandPos::Late,
     };
-    Ok(Operand::new(vreg(op.vreg()), kind, pos, c))
+    Ok(Operand::new(v, kind, pos, c))
 }
 
-/// `func` in our IR, every index kept. `Err` when it cannot be: its entry
-/// is not block 0, or its blocks do not hold its instructions in order.
+/// Dense vreg numbers for `func`, in the order of regalloc2's own: for
+/// each of its vreg indices, the number of indices below it that the
+/// function mentions. Our IR numbers vregs from 0 without gaps; Cranelift's
+/// start at 192, above the indices it once pinned to registers.
+fn dense_vregs<F: ra2::Function + ?Sized>(func: &F) -> Result<Vec<u32>, String> {
+    let n = func.num_vregs();
+    let mut dense = vec![0u32; n + 1];
+    let mut note = |v: ra2::VReg| {
+        if v.vreg() >= n {
+            return Err(format!("{v:?} is not below num_vregs ({n})"));
+        }
+        dense[v.vreg() + 1] = 1;
+        Ok(())
+    };
+    for k in 0..func.num_blocks() {
+        let block = ra2::Block::new(k);
+        func.block_params(block).iter().try_for_each(|&v| note(v))?;
+        for i in func.block_insns(block).iter() {
+            for &op in func.inst_operands(i) {
+                if op.as_fixed_nonallocatable().is_none() {
+                    note(op.vreg())?;
+                }
+            }
+            if func.is_branch(i) {
+                for t in 0..func.block_succs(block).len() {
+                    func.branch_blockparams(block, i, t).iter().try_for_each(|&v| note(v))?;
+                }
+            }
+        }
+    }
+    for k in 1..=n {
+        dense[k] += dense[k - 1];
+    }
+    dense.pop();
+    Ok(dense)
+}
+
+/// `func` in our IR: blocks, instructions and operands keep their
+/// indices; vregs are numbered densely, in their order. `Err` when it
+/// cannot be: its entry is not block 0, its blocks do not hold its
+/// instructions in order, or a vreg is not below `num_vregs`.
 pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
     if func.entry_block().index() != 0 {
         return Err(format!(
@@ -166,6 +211,8 @@ pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String>
             func.entry_block().index()
         ));
     }
+    let dense = dense_vregs(func)?;
+    let vreg = |v: ra2::VReg| VReg::new(dense[v.vreg()] as usize, class(v.class()));
     let mut b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
     let mut params = Vec::new();
     let mut args = Vec::new();
@@ -188,7 +235,10 @@ pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String>
         next = insts.last().index() + 1;
         for i in insts.iter() {
             for &op in func.inst_operands(i) {
-                b.push_operand(operand(op)?);
+                b.push_operand(match op.as_fixed_nonallocatable() {
+                    Some(_) => operand(op)?,
+                    None => operand_of(op, vreg(op.vreg()))?,
+                });
             }
             for r in func.inst_clobbers(i) {
                 b.push_clobber(preg(r));

@@ -268,3 +268,134 @@ fn a_function_the_checker_cannot_read_is_unjudgeable_not_wrong() {
         Err(Rejection::Wrong(_))
     ));
 }
+
+/// A function numbered as Cranelift numbers it: every vreg 192 above its
+/// index in `inner`, the indices below never used.
+struct Shifted {
+    blocks: Vec<(ra2::InstRange, Vec<ra2::Block>, Vec<ra2::Block>, Vec<ra2::VReg>)>,
+    /// Per instruction: operands, clobbers, and per target its arguments.
+    insts: Vec<(Vec<ra2::Operand>, ra2::PRegSet, bool, bool, Vec<Vec<ra2::VReg>>)>,
+    num_vregs: usize,
+    slot_sizes: [usize; 3],
+}
+
+const SHIFT: usize = 192;
+
+impl Shifted {
+    fn new(f: &adapt::Adapted) -> Shifted {
+        use ra2::Function;
+        let up = |v: ra2::VReg| ra2::VReg::new(v.vreg() + SHIFT, v.class());
+        let blocks = (0..f.num_blocks())
+            .map(|b| {
+                let b = ra2::Block::new(b);
+                (
+                    f.block_insns(b),
+                    f.block_succs(b).to_vec(),
+                    f.block_preds(b).to_vec(),
+                    f.block_params(b).iter().map(|&v| up(v)).collect(),
+                )
+            })
+            .collect();
+        let insts = (0..f.num_insts())
+            .map(|i| {
+                let i = ra2::Inst::new(i);
+                let ops = f
+                    .inst_operands(i)
+                    .iter()
+                    .map(|&op| match op.as_fixed_nonallocatable() {
+                        Some(r) => ra2::Operand::fixed_nonallocatable(r),
+                        None => ra2::Operand::new(up(op.vreg()), op.constraint(), op.kind(), op.pos()),
+                    })
+                    .collect();
+                let b = (0..f.num_blocks())
+                    .map(ra2::Block::new)
+                    .find(|&b| f.block_insns(b).iter().any(|j| j == i))
+                    .unwrap();
+                let args = if f.is_branch(i) {
+                    (0..f.block_succs(b).len())
+                        .map(|t| f.branch_blockparams(b, i, t).iter().map(|&v| up(v)).collect())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (ops, f.inst_clobbers(i), f.is_ret(i), f.is_branch(i), args)
+            })
+            .collect();
+        let classes = [ra2::RegClass::Int, ra2::RegClass::Float, ra2::RegClass::Vector];
+        Shifted {
+            blocks,
+            insts,
+            num_vregs: f.num_vregs() + SHIFT,
+            slot_sizes: classes.map(|c| f.spillslot_size(c)),
+        }
+    }
+}
+
+impl ra2::Function for Shifted {
+    fn num_insts(&self) -> usize {
+        self.insts.len()
+    }
+    fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+    fn entry_block(&self) -> ra2::Block {
+        ra2::Block::new(0)
+    }
+    fn block_insns(&self, block: ra2::Block) -> ra2::InstRange {
+        self.blocks[block.index()].0
+    }
+    fn block_succs(&self, block: ra2::Block) -> &[ra2::Block] {
+        &self.blocks[block.index()].1
+    }
+    fn block_preds(&self, block: ra2::Block) -> &[ra2::Block] {
+        &self.blocks[block.index()].2
+    }
+    fn block_params(&self, block: ra2::Block) -> &[ra2::VReg] {
+        &self.blocks[block.index()].3
+    }
+    fn is_ret(&self, insn: ra2::Inst) -> bool {
+        self.insts[insn.index()].2
+    }
+    fn is_branch(&self, insn: ra2::Inst) -> bool {
+        self.insts[insn.index()].3
+    }
+    fn branch_blockparams(&self, _: ra2::Block, insn: ra2::Inst, k: usize) -> &[ra2::VReg] {
+        &self.insts[insn.index()].4[k]
+    }
+    fn inst_operands(&self, insn: ra2::Inst) -> &[ra2::Operand] {
+        &self.insts[insn.index()].0
+    }
+    fn inst_clobbers(&self, insn: ra2::Inst) -> ra2::PRegSet {
+        self.insts[insn.index()].1
+    }
+    fn num_vregs(&self) -> usize {
+        self.num_vregs
+    }
+    fn spillslot_size(&self, class: ra2::RegClass) -> usize {
+        self.slot_sizes[class as usize]
+    }
+}
+
+#[test]
+fn vregs_numbered_from_192_as_cranelift_does_read_as_the_same_function() {
+    let mut read_back = 0;
+    let files = ["x86_64", "aarch64", "riscv64gc"]
+        .iter()
+        .flat_map(|t| allocator::fixtures::ra_files(format!("corpus/real/{t}")));
+    for p in files {
+        let case = allocator::fixtures::read_case(&p);
+        let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
+        let shifted = Shifted::new(&adapted);
+        let read = entry::function(&shifted).expect("a gap below the first vreg is read");
+        assert!(same_function(&read, &case.func), "{}", p.display());
+        let theirs = adapt::output(&case.func, case.output.as_ref().unwrap());
+        assert_eq!(
+            entry::check(&shifted, &adapt::machine(&case.machine), &theirs),
+            Ok(()),
+            "{}",
+            p.display()
+        );
+        read_back += 1;
+    }
+    assert!(read_back > 100);
+}
