@@ -3,11 +3,14 @@
 #   scripts/capture.sh [--target TRIPLE]... [--algorithm ion|fastalloc]... [--regalloc2-checker] INPUT... OUTDIR
 # INPUT: .wasm or .wat modules (scripts/real-programs.sh fetches a pinned set). Writes
 # OUTDIR/<target>/<algorithm>/<module>-<call>.ra and prints a summary per module, target
-# and algorithm (functions, instructions, refused, unrepresentable, seconds); exit 1 when
-# Cranelift itself failed on a module (its message is saved beside the cases).
+# and algorithm (functions, instructions, refused, unrepresentable, what our oracles reject
+# of the recorded cases, what our checker rejects in-process and its overhead, seconds);
+# exit 1 when Cranelift itself failed on a module (its message is saved beside the cases)
+# or an oracle rejected an allocation, in-process or recorded.
 #
 # The tap: a copy of the regalloc2 release rafuzz pins, from cargo's registry cache, with
-# capture/tap/tap.rs inserted and `run` / `run_with_ctx` wrapped to call it, patched into
+# capture/tap/tap.rs inserted and `run` / `run_with_ctx` wrapped to call it (it also
+# hands each allocation to our checker's in-process entry point), patched into
 # the capture tool (capture/Cargo.toml). Nothing of regalloc2 is kept in the repository;
 # with RAFUZZ_TAP_DIR unset the copy behaves as the release does.
 set -euo pipefail
@@ -35,7 +38,7 @@ for old, new in [
         sys.exit(f"the tap does not fit this regalloc2: `{old}` found {s.count(old)} times")
     s = s.replace(old, new)
 s += '''
-mod tap;
+pub mod tap;
 
 /// regalloc2's `run`, recorded by the tap when `RAFUZZ_TAP_DIR` is set.
 pub fn run<F: Function>(

@@ -23,10 +23,18 @@
 //! predecessor before it: docs/regalloc2.md, "Block numbering"), how many of
 //! regalloc2's allocations each of rafuzz's oracles rejects (the symbolic
 //! checker; the interpreter on three paths) and the time taken.
+//!
+//! Each compilation also runs rafuzz's checker in-process, through its entry
+//! point over regalloc2's own types (`checker::regalloc2`), on every
+//! allocation as regalloc2 returns it: the `in-process` column counts the
+//! allocations it rejects or cannot judge (both 0 when all is well), and
+//! `overhead` is its time as a share of the compilation's own (the
+//! compilation less the checker and the tap's writing of cases).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// The targets captured by default.
 const TARGETS: [&str; 3] = [
@@ -89,7 +97,7 @@ fn main() {
     }
     let me = std::env::current_exe().expect("the capture tool's own path");
     println!(
-        "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>10} {:>8} {:>7} {:>7}",
+        "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>10} {:>8} {:>7} {:>10} {:>8} {:>7}",
         "module",
         "target",
         "algorithm",
@@ -100,6 +108,8 @@ fn main() {
         "misordered",
         "checker",
         "interp",
+        "in-process",
+        "overhead",
         "seconds"
     );
     let mut status = 0;
@@ -129,8 +139,9 @@ fn main() {
                     .expect("the capture tool runs itself");
                 let secs = start.elapsed().as_secs_f64();
                 let s = summarize(&dir, &module);
+                let inp = InProcess::parse(&String::from_utf8_lossy(&run.stdout));
                 println!(
-                    "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>10} {:>8} {:>7} {:>7.1}",
+                    "{:<10} {:<28} {:<9} {:>9} {:>12} {:>7} {:>15} {:>10} {:>8} {:>7} {:>10} {:>8} {:>7.1}",
                     module,
                     t,
                     a,
@@ -141,8 +152,28 @@ fn main() {
                     s.misordered.len(),
                     s.checker_rejects,
                     s.interp_diverges,
+                    inp.as_ref().map_or("-".into(), |p| (p.wrong + p.unjudgeable).to_string()),
+                    inp.as_ref().map_or("-".into(), |p| format!("{:.1}%", 100.0 * p.overhead())),
                     secs
                 );
+                if let Some(p) = &inp {
+                    if p.wrong + p.unjudgeable > 0 {
+                        status = 1;
+                        println!(
+                            "    IN-PROCESS CHECKER: {} of {} allocations rejected, {} not judged (first: {})",
+                            p.wrong, p.checked, p.unjudgeable, p.first
+                        );
+                    }
+                    // Every allocation regalloc2 made must have been checked.
+                    if p.checked as usize != s.functions - s.refused {
+                        status = 1;
+                        println!(
+                            "    IN-PROCESS CHECKER: saw {} allocations, the tap recorded {}",
+                            p.checked,
+                            s.functions - s.refused
+                        );
+                    }
+                }
                 for f in &s.rejected {
                     println!("    REJECTED: {f}");
                 }
@@ -182,9 +213,126 @@ fn usage() -> ! {
     std::process::exit(2);
 }
 
+/// What the checker run in-process saw in one child: allocations checked,
+/// rejected and not judged, the first complaint, and the times the overhead
+/// is computed from.
+#[derive(Default)]
+struct InProcess {
+    checked: u64,
+    wrong: u64,
+    unjudgeable: u64,
+    first: String,
+    checker: Duration,
+    compile: Duration,
+    recording: Duration,
+}
+
+impl InProcess {
+    /// The line a child prints last.
+    fn line(&self) -> String {
+        format!(
+            "in-process {} {} {} {} {} {} {}",
+            self.checked,
+            self.wrong,
+            self.unjudgeable,
+            self.checker.as_nanos(),
+            self.compile.as_nanos(),
+            self.recording.as_nanos(),
+            self.first.replace('\n', " ")
+        )
+    }
+
+    fn parse(stdout: &str) -> Option<InProcess> {
+        let line = stdout
+            .lines()
+            .rev()
+            .find_map(|l| l.strip_prefix("in-process "))?;
+        let mut w = line.splitn(7, ' ');
+        let mut num = || w.next()?.parse::<u64>().ok();
+        let (checked, wrong, unjudgeable) = (num()?, num()?, num()?);
+        let (checker, compile, recording) = (num()?, num()?, num()?);
+        Some(InProcess {
+            checked,
+            wrong,
+            unjudgeable,
+            checker: Duration::from_nanos(checker),
+            compile: Duration::from_nanos(compile),
+            recording: Duration::from_nanos(recording),
+            first: w.next().unwrap_or("").to_string(),
+        })
+    }
+
+    /// The checker's time as a share of the compilation's own: the whole
+    /// compilation less the checker and the tap's writing.
+    fn overhead(&self) -> f64 {
+        let own = self
+            .compile
+            .saturating_sub(self.checker)
+            .saturating_sub(self.recording);
+        self.checker.as_secs_f64() / own.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The checker and what it saw, for the whole child process (Cranelift may
+/// compile on any thread).
+static CHECKER: Mutex<Option<(checker::regalloc2::Ra2Checker, InProcess)>> = Mutex::new(None);
+
+/// The tap's observer: rafuzz's checker on one of regalloc2's allocations,
+/// in the compiling process. A panic of the checker counts as a function
+/// not judged, with its message.
+fn observe(func: &dyn regalloc2::Function, env: &regalloc2::MachineEnv, out: &regalloc2::Output) {
+    let mut guard = CHECKER.lock().unwrap_or_else(|e| e.into_inner());
+    let (checker, seen) = guard.get_or_insert_with(Default::default);
+    let call = regalloc2::tap::calls().saturating_sub(1);
+    let start = Instant::now();
+    let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        checker.check(func, env, out)
+    }));
+    seen.checker += start.elapsed();
+    seen.checked += 1;
+    let complaint = match verdict {
+        Ok(Ok(())) => return,
+        Ok(Err(checker::regalloc2::Rejection::Wrong(errs))) => {
+            seen.wrong += 1;
+            errs.first().map_or(String::new(), |e| e.message.clone())
+        }
+        Ok(Err(checker::regalloc2::Rejection::Unjudgeable(why))) => {
+            seen.unjudgeable += 1;
+            format!("not judged: {}", why.first().map_or("", String::as_str))
+        }
+        Err(panic) => {
+            seen.unjudgeable += 1;
+            *checker = Default::default();
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            format!("the checker panicked: {msg}")
+        }
+    };
+    if seen.first.is_empty() {
+        seen.first = format!("call {call}: {complaint}");
+    }
+}
+
 /// In a child process: compiles `input` for one target and algorithm while
-/// the tap records.
+/// the tap records and the checker runs in-process; prints what the
+/// checker saw ([`InProcess::line`]).
 fn one(args: &[String]) -> i32 {
+    regalloc2::tap::set_observer(observe);
+    let start = Instant::now();
+    let status = compile(args);
+    let mut guard = CHECKER.lock().unwrap_or_else(|e| e.into_inner());
+    let (_, seen) = guard.get_or_insert_with(Default::default);
+    seen.compile = start.elapsed();
+    seen.recording = Duration::from_nanos(regalloc2::tap::recording_nanos());
+    println!("{}", seen.line());
+    status
+}
+
+/// Compiles `input` for one target and algorithm.
+fn compile(args: &[String]) -> i32 {
     let [input, target, algorithm] = args else {
         usage();
     };
@@ -352,10 +500,8 @@ fn summarize(dir: &Path, module: &str) -> Summary {
                 s.misordered
                     .push(format!("{}: a block before its dominator", p.display()));
             } else if let Some(b) = numbering::block_before_its_preds(f) {
-                s.misordered.push(format!(
-                    "{}: {b} has no predecessor before it",
-                    p.display()
-                ));
+                s.misordered
+                    .push(format!("{}: {b} has no predecessor before it", p.display()));
             }
             if let Some(out) = &case.output {
                 let errs = checker::check(&case.func, &case.machine, out);

@@ -8,6 +8,12 @@
 //! a comment). With the variable unset it does nothing. Files are named
 //! `<RAFUZZ_TAP_PREFIX>-<call number>.ra`, the call number counting the
 //! calls of this process in order.
+//!
+//! Besides recording, the tap hands each allocation to an observer the
+//! capture tool may register ([`set_observer`]): rafuzz's checker run
+//! in-process, as a compiler would run it. The time the recording itself
+//! takes is counted ([`recording_nanos`]), so that the compilation's own
+//! time can be told apart from the tap's.
 
 extern crate std;
 
@@ -18,12 +24,50 @@ use crate::{
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 static CALLS: AtomicUsize = AtomicUsize::new(0);
+static RECORDING_NANOS: AtomicU64 = AtomicU64::new(0);
 
-/// Records one call when `RAFUZZ_TAP_DIR` is set.
+/// What sees each allocation regalloc2 makes, in the compiling process.
+pub type Observer = fn(&dyn Function, &MachineEnv, &Output);
+
+static OBSERVER: OnceLock<Observer> = OnceLock::new();
+
+/// Registers the observer every later successful call is handed to (the
+/// first registration holds).
+pub fn set_observer(f: Observer) {
+    let _ = OBSERVER.set(f);
+}
+
+/// Nanoseconds this process has spent writing cases so far.
+pub fn recording_nanos() -> u64 {
+    RECORDING_NANOS.load(Ordering::Relaxed)
+}
+
+/// Records one call when `RAFUZZ_TAP_DIR` is set, then hands it to the
+/// observer (after, so that a case is written even if the observer fails).
 pub(crate) fn record<F: Function>(
+    func: &F,
+    env: &MachineEnv,
+    options: &RegallocOptions,
+    result: Result<&Output, &RegAllocError>,
+) {
+    let start = std::time::Instant::now();
+    write_case(func, env, options, result);
+    RECORDING_NANOS.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    if let (Some(observe), Ok(out)) = (OBSERVER.get(), result) {
+        observe(func, env, out);
+    }
+}
+
+/// The number of calls recorded so far in this process.
+pub fn calls() -> usize {
+    CALLS.load(Ordering::Relaxed)
+}
+
+fn write_case<F: Function>(
     func: &F,
     env: &MachineEnv,
     options: &RegallocOptions,
