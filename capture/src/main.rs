@@ -539,7 +539,7 @@ fn summarize(dir: &Path, module: &str) -> Summary {
             }
         }
     }
-    s.reasons.sort_by(|a, b| b.1.cmp(&a.1));
+    s.reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
     s.reasons.truncate(8);
     s
 }

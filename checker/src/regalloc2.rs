@@ -188,7 +188,9 @@ fn dense_vregs<F: ra2::Function + ?Sized>(func: &F) -> Result<Vec<u32>, String> 
             }
             if func.is_branch(i) {
                 for t in 0..func.block_succs(block).len() {
-                    func.branch_blockparams(block, i, t).iter().try_for_each(|&v| note(v))?;
+                    func.branch_blockparams(block, i, t)
+                        .iter()
+                        .try_for_each(|&v| note(v))?;
                 }
             }
         }

@@ -8,7 +8,10 @@
 //!
 //! Then real code: the committed real corpus (`corpus/real/x86_64`), or
 //! with `RAFUZZ_BENCH_REAL=DIR` only the cases of DIR (a full capture),
-//! per program, every allocator against `regalloc2_ion`.
+//! per program, every allocator and our symbolic checker against
+//! `regalloc2_ion`: time, loop-weighted cost and peak heap, each also as a
+//! `table` line that `scripts/real-code-table.sh` gathers into
+//! docs/real-code.md's table.
 //!
 //! Five sets: the default generator config (ion refuses nearly all of
 //! these, so the ones it takes among 3,000 are compared apart), then `Config::regalloc2()`, `Config::regalloc2_fastalloc()` and
@@ -18,8 +21,79 @@
 //! regalloc2's ion.
 
 use allocator::{Allocator, Case};
+use fuzz_targets::outside::ra2::adapt;
 use rand::{RngCore, SeedableRng};
+use regalloc2 as ra2;
 use std::time::Instant;
+
+/// Heap bytes held, counted by the bench's global allocator, so that each
+/// allocator's (and the checker's) peak on a function can be reported
+/// beside ion's. The bench is single-threaded; the counting costs every
+/// allocation alike.
+mod heap {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    pub struct Counting;
+
+    static NOW: AtomicUsize = AtomicUsize::new(0);
+    static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+    fn grew(n: usize) {
+        let now = NOW.fetch_add(n, Relaxed) + n;
+        if now > PEAK.load(Relaxed) {
+            PEAK.store(now, Relaxed);
+        }
+    }
+
+    // SAFETY: every call is passed on to `System` unchanged; the counters
+    // only observe sizes.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            let p = unsafe { System.alloc(l) };
+            if !p.is_null() {
+                grew(l.size());
+            }
+            p
+        }
+        unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+            let p = unsafe { System.alloc_zeroed(l) };
+            if !p.is_null() {
+                grew(l.size());
+            }
+            p
+        }
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            unsafe { System.dealloc(p, l) };
+            NOW.fetch_sub(l.size(), Relaxed);
+        }
+        unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+            let q = unsafe { System.realloc(p, l, new) };
+            if !q.is_null() {
+                NOW.fetch_sub(l.size(), Relaxed);
+                grew(new);
+            }
+            q
+        }
+    }
+
+    /// What `f` returns, and the most heap it held at once beyond what was
+    /// held when it started (its result included).
+    pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let base = NOW.load(Relaxed);
+        PEAK.store(base, Relaxed);
+        let r = f();
+        (r, PEAK.load(Relaxed).saturating_sub(base))
+    }
+}
+
+#[global_allocator]
+static HEAP: heap::Counting = heap::Counting;
+
+/// Bytes as MB, one decimal.
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
+}
 
 /// `RAFUZZ_BENCH_QUICK=1`: every loop cut to a sliver, to check that the
 /// bench runs (scripts/figure-commands.sh), not to measure.
@@ -66,22 +140,24 @@ fn measure(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, f64) {
     let best = (0..sized(5))
         .map(|_| round(a, cases))
         .fold(f64::MAX, f64::min);
-    let (moves, cost) = judge(a, cases);
+    let (moves, cost, _) = judge(a, cases);
     (best, moves, cost)
 }
 
 /// Moves and cost per case, judged apart from the timing, so that the time
-/// is the allocator's alone.
-fn judge(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64) {
-    let (mut moves, mut cost) = (0, 0);
+/// is the allocator's alone, and the largest peak heap of one run.
+fn judge(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, usize) {
+    let (mut moves, mut cost, mut peak) = (0, 0, 0);
     for c in cases {
-        if let Ok(out) = a.run(&c.func, &c.machine) {
+        let (out, bytes) = heap::peak_of(|| a.run(&c.func, &c.machine));
+        peak = peak.max(bytes);
+        if let Ok(out) = out {
             moves += out.edits.len();
             cost += fuzz_targets::books::quality::Quality::of(c, Some(&out)).cost_tenths;
         }
     }
     let n = cases.len().max(1) as f64;
-    (moves as f64 / n, cost as f64 / 10.0 / n)
+    (moves as f64 / n, cost as f64 / 10.0 / n, peak)
 }
 
 fn taken<'a>(a: &dyn Allocator, cases: &'a [Case]) -> Vec<&'a Case> {
@@ -104,15 +180,16 @@ fn bench(a: &dyn Allocator, cases: &[Case]) {
     );
 }
 
-/// `a` against `b` on the cases both take: time and cost ratios.
-fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
+/// `a` against `b` on the cases both take: time and cost ratios, and
+/// each one's largest peak heap on one case.
+fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) -> Option<Versus> {
     let both: Vec<&Case> = taken(a, cases)
         .into_iter()
         .filter(|c| b.run(&c.func, &c.machine).is_ok())
         .collect();
     if both.is_empty() {
         println!("  {} vs {}: no case both take", a.name(), b.name());
-        return;
+        return None;
     }
     // Rounds alternate, best of 9 each, so that a drift of the machine's
     // speed during the run favours neither.
@@ -121,15 +198,206 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) {
         ta = ta.min(round(a, &both));
         tb = tb.min(round(b, &both));
     }
-    let ((_, ca), (_, cb)) = (judge(a, &both), judge(b, &both));
+    let ((_, ca, pa), (_, cb, pb)) = (judge(a, &both), judge(b, &both));
+    let v = Versus {
+        time: ta / tb,
+        cost: ca / cb.max(f64::MIN_POSITIVE),
+        peak: (pa, pb),
+        worst: None,
+    };
     println!(
-        "  {} vs {} on the {} cases both take: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1})",
+        "  {} vs {} on the {} cases both take: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1}), peak heap {:.1} / {:.1} MB",
         a.name(),
         b.name(),
         both.len(),
-        ta / tb,
-        ca / cb.max(f64::MIN_POSITIVE)
+        v.time,
+        v.cost,
+        mb(pa),
+        mb(pb)
     );
+    Some(v)
+}
+
+/// One allocator (or the checker) against another, timed in one run.
+struct Versus {
+    time: f64,
+    cost: f64,
+    /// The largest peak heap of one case, each side's.
+    peak: (usize, usize),
+    /// The worst single function against ion's time, and its size (for
+    /// our allocators on real code).
+    worst: Option<(f64, usize)>,
+}
+
+/// regalloc2's ion as Cranelift runs it, the yardstick for real code: on
+/// functions already in regalloc2's types (the adapter's conversion is made
+/// beforehand, outside the timing, as Cranelift's `VCode` needs none), with
+/// a release build's options (no SSA validation, no verbose log) and one
+/// `Ctx` reused from function to function. The harness's `regalloc2_ion`
+/// pays for more: the validator, the exclusion checks, the conversions,
+/// and its four ways of calling regalloc2.
+struct IonAsCranelift<'a> {
+    cases: &'a [Case],
+    prepared: Vec<(adapt::Adapted<'a>, ra2::MachineEnv)>,
+    ctx: std::cell::RefCell<ra2::Ctx>,
+}
+
+impl<'a> IonAsCranelift<'a> {
+    const OPTIONS: ra2::RegallocOptions = ra2::RegallocOptions {
+        verbose_log: false,
+        validate_ssa: false,
+        algorithm: ra2::Algorithm::Ion,
+    };
+
+    fn new(cases: &'a [Case]) -> Self {
+        IonAsCranelift {
+            cases,
+            prepared: cases
+                .iter()
+                .map(|c| {
+                    (
+                        adapt::Adapted::new(&c.func, &c.machine.slots),
+                        adapt::machine(&c.machine),
+                    )
+                })
+                .collect(),
+            ctx: Default::default(),
+        }
+    }
+
+    /// One round over the cases `sel` (indices): nanoseconds per
+    /// instruction.
+    fn round(&self, sel: &[usize]) -> f64 {
+        let insts: usize = sel.iter().map(|&k| self.cases[k].func.num_insts()).sum();
+        let mut ctx = self.ctx.borrow_mut();
+        let t = Instant::now();
+        for &k in sel {
+            let (f, env) = &self.prepared[k];
+            let _ = std::hint::black_box(ra2::run_with_ctx(f, env, &Self::OPTIONS, &mut ctx));
+        }
+        t.elapsed().as_nanos() as f64 / insts.max(1) as f64
+    }
+
+    /// Case `k`'s allocation, from a fresh `Ctx`, and the most heap the run
+    /// held at once.
+    fn output(&self, k: usize) -> (Option<ra2::Output>, usize) {
+        let (f, env) = &self.prepared[k];
+        let (out, peak) = heap::peak_of(|| ra2::run(f, env, &Self::OPTIONS));
+        (out.ok(), peak)
+    }
+}
+
+/// `a` against ion as Cranelift runs it ([`IonAsCranelift`]), on the cases
+/// both take (ion's by the harness's `regalloc2_ion`, which also gives
+/// ion's cost): rounds alternate, best of 9 each.
+fn versus_ion(
+    a: &dyn Allocator,
+    ion: &dyn Allocator,
+    fair: &IonAsCranelift,
+    cases: &[Case],
+) -> Option<Versus> {
+    let sel: Vec<usize> = (0..cases.len())
+        .filter(|&k| {
+            let c = &cases[k];
+            a.run(&c.func, &c.machine).is_ok() && ion.run(&c.func, &c.machine).is_ok()
+        })
+        .collect();
+    if sel.is_empty() {
+        println!("  {} vs ion: no case both take", a.name());
+        return None;
+    }
+    let both: Vec<&Case> = sel.iter().map(|&k| &cases[k]).collect();
+    let (mut ta, mut tb) = (f64::MAX, f64::MAX);
+    for _ in 0..sized(9) {
+        ta = ta.min(round(a, &both));
+        tb = tb.min(fair.round(&sel));
+    }
+    let ((_, ca, pa), (_, cb, _)) = (judge(a, &both), judge(ion, &both));
+    let pb = sel.iter().map(|&k| fair.output(k).1).max().unwrap_or(0);
+    let v = Versus {
+        time: ta / tb,
+        cost: ca / cb.max(f64::MIN_POSITIVE),
+        peak: (pa, pb),
+        worst: None,
+    };
+    println!(
+        "  {} vs ion on the {} cases both take: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1}), peak heap {:.1} / {:.1} MB",
+        a.name(),
+        sel.len(),
+        v.time,
+        v.cost,
+        mb(pa),
+        mb(pb)
+    );
+    Some(v)
+}
+
+/// Our symbolic checker on ion's allocations against ion's own time, both
+/// as a compiler runs them: the checker through its entry point over
+/// regalloc2's types (`checker::regalloc2`: reading the function into our
+/// IR, validating it, checking), kept across functions; rounds alternate,
+/// best of 9 each. Also the check alone, on our IR. Its peak heap is a
+/// fresh checker's, per function.
+fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
+    let (sel, outs): (Vec<usize>, Vec<ra2::Output>) = (0..fair.cases.len())
+        .filter_map(|k| fair.output(k).0.map(|o| (k, o)))
+        .unzip();
+    if sel.is_empty() {
+        return None;
+    }
+    let insts: usize = sel.iter().map(|&k| fair.cases[k].func.num_insts()).sum();
+    let ours: Vec<allocator::Output> = sel
+        .iter()
+        .zip(&outs)
+        .map(|(&k, o)| adapt::from_output(&fair.cases[k].func, o))
+        .collect();
+    let mut entry = checker::regalloc2::Ra2Checker::default();
+    let mut core = checker::Checker::default();
+    let (mut te, mut tc, mut ti) = (f64::MAX, f64::MAX, f64::MAX);
+    let per_inst = |t: Instant| t.elapsed().as_nanos() as f64 / insts.max(1) as f64;
+    for _ in 0..sized(9) {
+        let t = Instant::now();
+        for (&k, out) in sel.iter().zip(&outs) {
+            let (f, env) = &fair.prepared[k];
+            let verdict = entry.check(f, env, out);
+            assert!(
+                verdict.is_ok(),
+                "the checker rejects ion's allocation: {verdict:?}"
+            );
+        }
+        te = te.min(per_inst(t));
+        let t = Instant::now();
+        for (&k, out) in sel.iter().zip(&ours) {
+            let c = &fair.cases[k];
+            std::hint::black_box(core.check(&c.func, &c.machine, out));
+        }
+        tc = tc.min(per_inst(t));
+        ti = ti.min(fair.round(&sel));
+    }
+    let peak_checker = sel
+        .iter()
+        .zip(&outs)
+        .map(|(&k, out)| {
+            let (f, env) = &fair.prepared[k];
+            heap::peak_of(|| checker::regalloc2::check(f, env, out)).1
+        })
+        .max()
+        .unwrap_or(0);
+    let peak_ion = sel.iter().map(|&k| fair.output(k).1).max().unwrap_or(0);
+    let v = Versus {
+        time: te / ti,
+        cost: f64::NAN,
+        peak: (peak_checker, peak_ion),
+        worst: None,
+    };
+    println!(
+        "  checker on ion's allocations vs ion: time {:.3}x ({te:.0} / {ti:.0} ns/inst; the check alone on our IR {:.3}x, {tc:.0}), peak heap {:.1} / {:.1} MB",
+        v.time,
+        tc / ti,
+        mb(v.peak.0),
+        mb(v.peak.1)
+    );
+    Some(v)
 }
 
 /// Real code: the `.ra` cases of `dir` (a capture's `<target>/ion`, or the
@@ -161,38 +429,79 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
             cases.len()
         );
         bench(ion, cases);
+        let fair = IonAsCranelift::new(cases);
+        // What the harness's ion pays beyond regalloc2 itself.
+        let all_cases: Vec<usize> = (0..cases.len()).collect();
+        let every: Vec<&Case> = cases.iter().collect();
+        let (mut th, mut tf) = (f64::MAX, f64::MAX);
+        for _ in 0..sized(5) {
+            th = th.min(round(ion, &every));
+            tf = tf.min(fair.round(&all_cases));
+        }
+        println!(
+            "  regalloc2_ion through the harness vs ion as Cranelift runs it: time {:.2}x ({th:.0} / {tf:.0} ns/inst)",
+            th / tf
+        );
+        // `table PROGRAM NAME TIME COST PEAK ION_PEAK WORST WORST_INSTS`:
+        // multiples of ion's time (as Cranelift runs it) and cost on the
+        // functions both take, the largest peak heap of one function in
+        // bytes, each's, and for ours the worst single function against
+        // ion's time (`-` where none has 50 instructions).
+        let mut rows: Vec<(&str, Versus)> = Vec::new();
         for a in all.iter().copied().filter(|a| a.name() != ion.name()) {
-            versus(a, ion, cases);
+            if let Some(v) = versus_ion(a, ion, &fair, cases) {
+                rows.push((a.name(), v));
+            }
+        }
+        if let Some(v) = checker_versus_ion(&fair) {
+            rows.push(("checker", v));
         }
         for a in all
             .iter()
             .copied()
             .filter(|a| !a.name().starts_with("regalloc"))
         {
-            let (mut worst, mut at) = (0.0f64, 0);
-            for c in cases.iter().filter(|c| c.func.num_insts() >= 50) {
+            let mut worst: Option<(f64, usize)> = None;
+            for (k, c) in cases.iter().enumerate() {
+                if c.func.num_insts() < 50 || a.run(&c.func, &c.machine).is_err() {
+                    continue;
+                }
                 let one = [c];
-                let (ta, tb) = (round(a, &one), round(ion, &one));
+                let (ta, tb) = (round(a, &one), fair.round(&[k]));
                 // One run of a short function can meet a page fault or a
                 // context switch: a ratio above 2 is timed again, best of
                 // five each.
-                let best = |x: &dyn Allocator| {
-                    (0..sized(5))
-                        .map(|_| round(x, &one))
-                        .fold(f64::MAX, f64::min)
-                };
                 let ratio = if ta / tb > 2.0 {
-                    best(a) / best(ion)
+                    let best = |time: &dyn Fn() -> f64| {
+                        (0..sized(5)).map(|_| time()).fold(f64::MAX, f64::min)
+                    };
+                    best(&|| round(a, &one)) / best(&|| fair.round(&[k]))
                 } else {
                     ta / tb
                 };
-                if ratio > worst {
-                    (worst, at) = (ratio, c.func.num_insts());
+                if worst.is_none_or(|(w, _)| ratio > w) {
+                    worst = Some((ratio, c.func.num_insts()));
                 }
             }
+            if let Some((w, at)) = worst {
+                println!(
+                    "  {} at worst {w:.2}x ion's time on one function ({at} insts)",
+                    a.name()
+                );
+            }
+            if let Some(r) = rows.iter_mut().find(|r| r.0 == a.name()) {
+                r.1.worst = worst;
+            }
+        }
+        for (name, v) in &rows {
+            let (w, at) = v
+                .worst
+                .map_or(("-".to_string(), "-".to_string()), |(w, at)| {
+                    (format!("{w:.2}"), at.to_string())
+                });
             println!(
-                "  {} at worst {worst:.2}x ion's time on one function ({at} insts)",
-                a.name()
+                "table {program} {name} {:.3} {:.3} {} {} {w} {at}",
+                v.time, v.cost, v.peak.0, v.peak.1
             );
         }
     }
@@ -226,9 +535,9 @@ fn main() {
     for a in all.iter().copied() {
         bench(a, &default);
     }
-    versus(bt, ls, &default);
-    versus(bt, ion, &default);
-    versus(gc, ls, &default);
+    let _ = versus(bt, ls, &default);
+    let _ = versus(bt, ion, &default);
+    let _ = versus(gc, ls, &default);
     // Ion takes few default cases: those it takes among 3,000.
     let rare: Vec<Case> = cases_of(&ssagen::Config::default(), 0..sized(3000))
         .into_iter()
@@ -238,24 +547,24 @@ fn main() {
         "default config, the {} of 3,000 cases ion takes:",
         rare.len()
     );
-    versus(bt, ion, &rare);
-    versus(gc, ion, &rare);
+    let _ = versus(bt, ion, &rare);
+    let _ = versus(gc, ion, &rare);
     println!("Config::regalloc2() (best of 5 rounds):");
     let ra2 = cases(&fuzz_targets::outside::ra2::profile::regalloc2());
     for a in all.iter().copied() {
         bench(a, &ra2);
     }
-    versus(bt, ion, &ra2);
-    versus(bt, ls, &ra2);
-    versus(ls, ion, &ra2);
-    versus(gc, ion, &ra2);
-    versus(gc, ls, &ra2);
+    let _ = versus(bt, ion, &ra2);
+    let _ = versus(bt, ls, &ra2);
+    let _ = versus(ls, ion, &ra2);
+    let _ = versus(gc, ion, &ra2);
+    let _ = versus(gc, ls, &ra2);
     // What passive splitting pays: the same allocator without it.
     let nosplit = fuzz_targets::registry::allocator_by_name("coloring_nosplit", &settings)
         .expect("a variant");
     let nosplit = &*nosplit;
-    versus(gc, nosplit, &default);
-    versus(gc, nosplit, &ra2);
+    let _ = versus(gc, nosplit, &default);
+    let _ = versus(gc, nosplit, &ra2);
     println!("Config::regalloc2_fastalloc() (best of 5 rounds):");
     let fast = cases(&fuzz_targets::outside::ra2::profile::fastalloc());
     for a in all.iter().copied() {
@@ -268,11 +577,11 @@ fn main() {
             bench(a, &rs);
         }
         let (rbt, rls) = (by_name("regalloc_rs_bt"), by_name("regalloc_rs_lsra"));
-        versus(rbt, rls, &rs);
-        versus(bt, rbt, &rs);
-        versus(ls, rls, &rs);
-        versus(gc, rbt, &rs);
-        versus(ls, rbt, &rs);
+        let _ = versus(rbt, rls, &rs);
+        let _ = versus(bt, rbt, &rs);
+        let _ = versus(ls, rls, &rs);
+        let _ = versus(gc, rbt, &rs);
+        let _ = versus(ls, rbt, &rs);
         // What both outside families take: regalloc2's profile less what
         // the crate's linear scan cannot be handed and its known bugs.
         let mut common = fuzz_targets::outside::ra2::profile::regalloc2();
@@ -288,10 +597,10 @@ fn main() {
         for a in [ion, rbt, rls, bt, ls, gc] {
             bench(a, &common);
         }
-        versus(rbt, ion, &common);
-        versus(rls, ion, &common);
-        versus(bt, ion, &common);
-        versus(ls, ion, &common);
+        let _ = versus(rbt, ion, &common);
+        let _ = versus(rls, ion, &common);
+        let _ = versus(bt, ion, &common);
+        let _ = versus(ls, ion, &common);
     }
     let real = allocator::fixtures::repo_root().join("corpus/real/x86_64");
     real_code(&real.display().to_string(), &all, ion);

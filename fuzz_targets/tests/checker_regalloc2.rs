@@ -272,11 +272,26 @@ fn a_function_the_checker_cannot_read_is_unjudgeable_not_wrong() {
 /// A function numbered as Cranelift numbers it: every vreg 192 above its
 /// index in `inner`, the indices below never used.
 struct Shifted {
-    blocks: Vec<(ra2::InstRange, Vec<ra2::Block>, Vec<ra2::Block>, Vec<ra2::VReg>)>,
-    /// Per instruction: operands, clobbers, and per target its arguments.
-    insts: Vec<(Vec<ra2::Operand>, ra2::PRegSet, bool, bool, Vec<Vec<ra2::VReg>>)>,
+    blocks: Vec<ShiftedBlock>,
+    insts: Vec<ShiftedInst>,
     num_vregs: usize,
     slot_sizes: [usize; 3],
+}
+
+struct ShiftedBlock {
+    insts: ra2::InstRange,
+    succs: Vec<ra2::Block>,
+    preds: Vec<ra2::Block>,
+    params: Vec<ra2::VReg>,
+}
+
+struct ShiftedInst {
+    operands: Vec<ra2::Operand>,
+    clobbers: ra2::PRegSet,
+    ret: bool,
+    branch: bool,
+    /// Per target, its arguments.
+    args: Vec<Vec<ra2::VReg>>,
 }
 
 const SHIFT: usize = 192;
@@ -288,12 +303,12 @@ impl Shifted {
         let blocks = (0..f.num_blocks())
             .map(|b| {
                 let b = ra2::Block::new(b);
-                (
-                    f.block_insns(b),
-                    f.block_succs(b).to_vec(),
-                    f.block_preds(b).to_vec(),
-                    f.block_params(b).iter().map(|&v| up(v)).collect(),
-                )
+                ShiftedBlock {
+                    insts: f.block_insns(b),
+                    succs: f.block_succs(b).to_vec(),
+                    preds: f.block_preds(b).to_vec(),
+                    params: f.block_params(b).iter().map(|&v| up(v)).collect(),
+                }
             })
             .collect();
         let insts = (0..f.num_insts())
@@ -304,7 +319,9 @@ impl Shifted {
                     .iter()
                     .map(|&op| match op.as_fixed_nonallocatable() {
                         Some(r) => ra2::Operand::fixed_nonallocatable(r),
-                        None => ra2::Operand::new(up(op.vreg()), op.constraint(), op.kind(), op.pos()),
+                        None => {
+                            ra2::Operand::new(up(op.vreg()), op.constraint(), op.kind(), op.pos())
+                        }
                     })
                     .collect();
                 let b = (0..f.num_blocks())
@@ -313,15 +330,30 @@ impl Shifted {
                     .unwrap();
                 let args = if f.is_branch(i) {
                     (0..f.block_succs(b).len())
-                        .map(|t| f.branch_blockparams(b, i, t).iter().map(|&v| up(v)).collect())
+                        .map(|t| {
+                            f.branch_blockparams(b, i, t)
+                                .iter()
+                                .map(|&v| up(v))
+                                .collect()
+                        })
                         .collect()
                 } else {
                     Vec::new()
                 };
-                (ops, f.inst_clobbers(i), f.is_ret(i), f.is_branch(i), args)
+                ShiftedInst {
+                    operands: ops,
+                    clobbers: f.inst_clobbers(i),
+                    ret: f.is_ret(i),
+                    branch: f.is_branch(i),
+                    args,
+                }
             })
             .collect();
-        let classes = [ra2::RegClass::Int, ra2::RegClass::Float, ra2::RegClass::Vector];
+        let classes = [
+            ra2::RegClass::Int,
+            ra2::RegClass::Float,
+            ra2::RegClass::Vector,
+        ];
         Shifted {
             blocks,
             insts,
@@ -342,31 +374,31 @@ impl ra2::Function for Shifted {
         ra2::Block::new(0)
     }
     fn block_insns(&self, block: ra2::Block) -> ra2::InstRange {
-        self.blocks[block.index()].0
+        self.blocks[block.index()].insts
     }
     fn block_succs(&self, block: ra2::Block) -> &[ra2::Block] {
-        &self.blocks[block.index()].1
+        &self.blocks[block.index()].succs
     }
     fn block_preds(&self, block: ra2::Block) -> &[ra2::Block] {
-        &self.blocks[block.index()].2
+        &self.blocks[block.index()].preds
     }
     fn block_params(&self, block: ra2::Block) -> &[ra2::VReg] {
-        &self.blocks[block.index()].3
+        &self.blocks[block.index()].params
     }
     fn is_ret(&self, insn: ra2::Inst) -> bool {
-        self.insts[insn.index()].2
+        self.insts[insn.index()].ret
     }
     fn is_branch(&self, insn: ra2::Inst) -> bool {
-        self.insts[insn.index()].3
+        self.insts[insn.index()].branch
     }
     fn branch_blockparams(&self, _: ra2::Block, insn: ra2::Inst, k: usize) -> &[ra2::VReg] {
-        &self.insts[insn.index()].4[k]
+        &self.insts[insn.index()].args[k]
     }
     fn inst_operands(&self, insn: ra2::Inst) -> &[ra2::Operand] {
-        &self.insts[insn.index()].0
+        &self.insts[insn.index()].operands
     }
     fn inst_clobbers(&self, insn: ra2::Inst) -> ra2::PRegSet {
-        self.insts[insn.index()].1
+        self.insts[insn.index()].clobbers
     }
     fn num_vregs(&self) -> usize {
         self.num_vregs
