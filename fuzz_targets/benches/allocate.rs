@@ -191,31 +191,56 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) -> Option<Versus
         println!("  {} vs {}: no case both take", a.name(), b.name());
         return None;
     }
-    // Rounds alternate, best of 9 each, so that a drift of the machine's
-    // speed during the run favours neither.
+    let (ta, tb) = race(|| round(a, &both), || round(b, &both));
+    let ((_, ca, pa), (_, cb, pb)) = (judge(a, &both), judge(b, &both));
+    Some(Versus::report(
+        &format!(
+            "{} vs {} on the {} cases both take",
+            a.name(),
+            b.name(),
+            both.len()
+        ),
+        (ta, tb),
+        (ca, cb),
+        (pa, pb),
+    ))
+}
+
+/// The best of 9 rounds of each of two timings, the rounds alternating so
+/// that a drift of the machine's speed during the run favours neither.
+fn race(mut a: impl FnMut() -> f64, mut b: impl FnMut() -> f64) -> (f64, f64) {
     let (mut ta, mut tb) = (f64::MAX, f64::MAX);
     for _ in 0..sized(9) {
-        ta = ta.min(round(a, &both));
-        tb = tb.min(round(b, &both));
+        ta = ta.min(a());
+        tb = tb.min(b());
     }
-    let ((_, ca, pa), (_, cb, pb)) = (judge(a, &both), judge(b, &both));
-    let v = Versus {
-        time: ta / tb,
-        cost: ca / cb.max(f64::MIN_POSITIVE),
-        peak: (pa, pb),
-        worst: None,
-    };
-    println!(
-        "  {} vs {} on the {} cases both take: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1}), peak heap {:.1} / {:.1} MB",
-        a.name(),
-        b.name(),
-        both.len(),
-        v.time,
-        v.cost,
-        mb(pa),
-        mb(pb)
-    );
-    Some(v)
+    (ta, tb)
+}
+
+impl Versus {
+    /// The multiples of one side's time (ns per instruction), cost and
+    /// peak heap (bytes) against the other's, printed after `what`.
+    fn report(
+        what: &str,
+        (ta, tb): (f64, f64),
+        (ca, cb): (f64, f64),
+        peak: (usize, usize),
+    ) -> Versus {
+        let v = Versus {
+            time: ta / tb,
+            cost: ca / cb.max(f64::MIN_POSITIVE),
+            peak,
+            worst: None,
+        };
+        println!(
+            "  {what}: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1}), peak heap {:.1} / {:.1} MB",
+            v.time,
+            v.cost,
+            mb(peak.0),
+            mb(peak.1)
+        );
+        v
+    }
 }
 
 /// One allocator (or the checker) against another, timed in one run.
@@ -307,29 +332,15 @@ fn versus_ion(
         return None;
     }
     let both: Vec<&Case> = sel.iter().map(|&k| &cases[k]).collect();
-    let (mut ta, mut tb) = (f64::MAX, f64::MAX);
-    for _ in 0..sized(9) {
-        ta = ta.min(round(a, &both));
-        tb = tb.min(fair.round(&sel));
-    }
+    let (ta, tb) = race(|| round(a, &both), || fair.round(&sel));
     let ((_, ca, pa), (_, cb, _)) = (judge(a, &both), judge(ion, &both));
     let pb = sel.iter().map(|&k| fair.output(k).1).max().unwrap_or(0);
-    let v = Versus {
-        time: ta / tb,
-        cost: ca / cb.max(f64::MIN_POSITIVE),
-        peak: (pa, pb),
-        worst: None,
-    };
-    println!(
-        "  {} vs ion on the {} cases both take: time {:.2}x ({ta:.0} / {tb:.0} ns/inst), cost {:.2}x ({ca:.1} / {cb:.1}), peak heap {:.1} / {:.1} MB",
-        a.name(),
-        sel.len(),
-        v.time,
-        v.cost,
-        mb(pa),
-        mb(pb)
-    );
-    Some(v)
+    Some(Versus::report(
+        &format!("{} vs ion on the {} cases both take", a.name(), sel.len()),
+        (ta, tb),
+        (ca, cb),
+        (pa, pb),
+    ))
 }
 
 /// Our symbolic checker on ion's allocations against ion's own time, both
