@@ -265,6 +265,8 @@ struct IonAsCranelift<'a> {
     cases: &'a [Case],
     prepared: Vec<(adapt::Adapted<'a>, ra2::MachineEnv)>,
     ctx: std::cell::RefCell<ra2::Ctx>,
+    /// Each case's peak heap under ion, measured once when first asked.
+    peaks: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> IonAsCranelift<'a> {
@@ -287,6 +289,7 @@ impl<'a> IonAsCranelift<'a> {
                 })
                 .collect(),
             ctx: Default::default(),
+            peaks: Default::default(),
         }
     }
 
@@ -303,12 +306,21 @@ impl<'a> IonAsCranelift<'a> {
         t.elapsed().as_nanos() as f64 / insts.max(1) as f64
     }
 
-    /// Case `k`'s allocation, from a fresh `Ctx`, and the most heap the run
-    /// held at once.
-    fn output(&self, k: usize) -> (Option<ra2::Output>, usize) {
+    /// Case `k`'s allocation, from a fresh `Ctx`.
+    fn output(&self, k: usize) -> Option<ra2::Output> {
         let (f, env) = &self.prepared[k];
-        let (out, peak) = heap::peak_of(|| ra2::run(f, env, &Self::OPTIONS));
-        (out.ok(), peak)
+        ra2::run(f, env, &Self::OPTIONS).ok()
+    }
+
+    /// The most heap ion held at once on any of the cases `sel`, each run
+    /// from a fresh `Ctx`.
+    fn peak(&self, sel: &[usize]) -> usize {
+        let peaks = self.peaks.get_or_init(|| {
+            (0..self.cases.len())
+                .map(|k| heap::peak_of(|| self.output(k)).1)
+                .collect()
+        });
+        sel.iter().map(|&k| peaks[k]).max().unwrap_or(0)
     }
 }
 
@@ -334,7 +346,7 @@ fn versus_ion(
     let both: Vec<&Case> = sel.iter().map(|&k| &cases[k]).collect();
     let (ta, tb) = race(|| round(a, &both), || fair.round(&sel));
     let ((_, ca, pa), (_, cb, _)) = (judge(a, &both), judge(ion, &both));
-    let pb = sel.iter().map(|&k| fair.output(k).1).max().unwrap_or(0);
+    let pb = fair.peak(&sel);
     Some(Versus::report(
         &format!("{} vs ion on the {} cases both take", a.name(), sel.len()),
         (ta, tb),
@@ -351,7 +363,7 @@ fn versus_ion(
 /// fresh checker's, per function.
 fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
     let (sel, outs): (Vec<usize>, Vec<ra2::Output>) = (0..fair.cases.len())
-        .filter_map(|k| fair.output(k).0.map(|o| (k, o)))
+        .filter_map(|k| fair.output(k).map(|o| (k, o)))
         .unzip();
     if sel.is_empty() {
         return None;
@@ -394,7 +406,7 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
         })
         .max()
         .unwrap_or(0);
-    let peak_ion = sel.iter().map(|&k| fair.output(k).1).max().unwrap_or(0);
+    let peak_ion = fair.peak(&sel);
     let v = Versus {
         time: te / ti,
         cost: f64::NAN,
