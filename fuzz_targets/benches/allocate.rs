@@ -11,7 +11,10 @@
 //! per program, every allocator and our symbolic checker against
 //! `regalloc2_ion`: time, loop-weighted cost and peak heap, each also as a
 //! `table` line that `scripts/real-code-table.sh` gathers into
-//! docs/real-code.md's table.
+//! docs/real-code.md's table, and an `identity` line per allocator and
+//! program: a hash of every output, equal before and after a change that
+//! claims to keep them. `RAFUZZ_BENCH_ONLY=NAME,...` times only those
+//! allocators (`checker` for the checker) in the real-code section.
 //!
 //! Five sets: the default generator config (ion refuses nearly all of
 //! these, so the ones it takes among 3,000 are compared apart), then `Config::regalloc2()`, `Config::regalloc2_fastalloc()` and
@@ -101,6 +104,12 @@ fn quick() -> bool {
     std::env::var_os("RAFUZZ_BENCH_QUICK").is_some()
 }
 
+/// `RAFUZZ_BENCH_ONLY=NAME,...`: in the real-code section, only these
+/// allocators (and `checker`) against ion, to time one while changing it.
+fn only(name: &str) -> bool {
+    std::env::var("RAFUZZ_BENCH_ONLY").map_or(true, |v| v.split(',').any(|n| n == name))
+}
+
 /// `full`, or a thirtieth of it (at least one) when [`quick`].
 fn sized(full: u64) -> u64 {
     if quick() {
@@ -140,24 +149,32 @@ fn measure(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, f64) {
     let best = (0..sized(5))
         .map(|_| round(a, cases))
         .fold(f64::MAX, f64::min);
-    let (moves, cost, _) = judge(a, cases);
+    let (moves, cost, _, _) = judge(a, cases);
     (best, moves, cost)
 }
 
 /// Moves and cost per case, judged apart from the timing, so that the time
 /// is the allocator's alone, and the largest peak heap of one run.
-fn judge(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, usize) {
+fn judge(a: &dyn Allocator, cases: &[&Case]) -> (f64, f64, usize, u64) {
+    use std::hash::{Hash, Hasher};
     let (mut moves, mut cost, mut peak) = (0, 0, 0);
+    let mut digest = std::hash::DefaultHasher::new();
     for c in cases {
         let (out, bytes) = heap::peak_of(|| a.run(&c.func, &c.machine));
         peak = peak.max(bytes);
+        out.as_ref().ok().hash(&mut digest);
         if let Ok(out) = out {
             moves += out.edits.len();
             cost += fuzz_targets::books::quality::Quality::of(c, Some(&out)).cost_tenths;
         }
     }
     let n = cases.len().max(1) as f64;
-    (moves as f64 / n, cost as f64 / 10.0 / n, peak)
+    (
+        moves as f64 / n,
+        cost as f64 / 10.0 / n,
+        peak,
+        digest.finish(),
+    )
 }
 
 fn taken<'a>(a: &dyn Allocator, cases: &'a [Case]) -> Vec<&'a Case> {
@@ -192,7 +209,7 @@ fn versus(a: &dyn Allocator, b: &dyn Allocator, cases: &[Case]) -> Option<Versus
         return None;
     }
     let (ta, tb) = race(|| round(a, &both), || round(b, &both));
-    let ((_, ca, pa), (_, cb, pb)) = (judge(a, &both), judge(b, &both));
+    let ((_, ca, pa, _), (_, cb, pb, _)) = (judge(a, &both), judge(b, &both));
     Some(Versus::report(
         &format!(
             "{} vs {} on the {} cases both take",
@@ -328,6 +345,7 @@ impl<'a> IonAsCranelift<'a> {
 /// both take (ion's by the harness's `regalloc2_ion`, which also gives
 /// ion's cost): rounds alternate, best of 9 each.
 fn versus_ion(
+    program: &str,
     a: &dyn Allocator,
     ion: &dyn Allocator,
     fair: &IonAsCranelift,
@@ -345,8 +363,11 @@ fn versus_ion(
     }
     let both: Vec<&Case> = sel.iter().map(|&k| &cases[k]).collect();
     let (ta, tb) = race(|| round(a, &both), || fair.round(&sel));
-    let ((_, ca, pa), (_, cb, _)) = (judge(a, &both), judge(ion, &both));
+    let ((_, ca, pa, digest), (_, cb, _, _)) = (judge(a, &both), judge(ion, &both));
     let pb = fair.peak(&sel);
+    // `identity PROGRAM NAME DIGEST`: a hash of every output, to compare
+    // before and after a change that claims to keep them.
+    println!("identity {program} {} {digest:016x}", a.name());
     Some(Versus::report(
         &format!("{} vs ion on the {} cases both take", a.name(), sel.len()),
         (ta, tb),
@@ -451,38 +472,46 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
             "real code, {program} ({} functions, {insts} instructions, from {dir}):",
             cases.len()
         );
-        bench(ion, cases);
+        if only(ion.name()) {
+            bench(ion, cases);
+        }
         let fair = IonAsCranelift::new(cases);
         // What the harness's ion pays beyond regalloc2 itself.
-        let all_cases: Vec<usize> = (0..cases.len()).collect();
-        let every: Vec<&Case> = cases.iter().collect();
-        let (mut th, mut tf) = (f64::MAX, f64::MAX);
-        for _ in 0..sized(5) {
-            th = th.min(round(ion, &every));
-            tf = tf.min(fair.round(&all_cases));
+        if only(ion.name()) {
+            let all_cases: Vec<usize> = (0..cases.len()).collect();
+            let every: Vec<&Case> = cases.iter().collect();
+            let (mut th, mut tf) = (f64::MAX, f64::MAX);
+            for _ in 0..sized(5) {
+                th = th.min(round(ion, &every));
+                tf = tf.min(fair.round(&all_cases));
+            }
+            println!(
+                "  regalloc2_ion through the harness vs ion as Cranelift runs it: time {:.2}x ({th:.0} / {tf:.0} ns/inst)",
+                th / tf
+            );
         }
-        println!(
-            "  regalloc2_ion through the harness vs ion as Cranelift runs it: time {:.2}x ({th:.0} / {tf:.0} ns/inst)",
-            th / tf
-        );
         // `table PROGRAM NAME TIME COST PEAK ION_PEAK WORST WORST_INSTS`:
         // multiples of ion's time (as Cranelift runs it) and cost on the
         // functions both take, the largest peak heap of one function in
         // bytes, each's, and for ours the worst single function against
         // ion's time (`-` where none has 50 instructions).
         let mut rows: Vec<(&str, Versus)> = Vec::new();
-        for a in all.iter().copied().filter(|a| a.name() != ion.name()) {
-            if let Some(v) = versus_ion(a, ion, &fair, cases) {
+        for a in all
+            .iter()
+            .copied()
+            .filter(|a| a.name() != ion.name() && only(a.name()))
+        {
+            if let Some(v) = versus_ion(program, a, ion, &fair, cases) {
                 rows.push((a.name(), v));
             }
         }
-        if let Some(v) = checker_versus_ion(&fair) {
+        if let Some(v) = only("checker").then(|| checker_versus_ion(&fair)).flatten() {
             rows.push(("checker", v));
         }
         for a in all
             .iter()
             .copied()
-            .filter(|a| !a.name().starts_with("regalloc"))
+            .filter(|a| !a.name().starts_with("regalloc") && only(a.name()))
         {
             let mut worst: Option<(f64, usize)> = None;
             for (k, c) in cases.iter().enumerate() {

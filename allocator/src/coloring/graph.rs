@@ -4,10 +4,10 @@
 //! parameters and `reuse` pairs where they do not interfere and their
 //! register masks meet.
 //!
-//! The graph is a square bit matrix (the triangular one "squared up", so a
-//! row lists a node's neighbours) plus a union-find: merging `x` into `y`
-//! ORs `x`'s row into `y`'s and sets `y` in each neighbour's row, so that
-//! interference tests on representatives stay one bit lookup.
+//! The graph is its [`edges::Edges`] (a bit matrix for small functions,
+//! neighbour lists for large ones) plus a union-find: merging `x` into `y`
+//! makes every group that interferes with `x` interfere with `y`, so that
+//! interference tests on representatives stay one lookup.
 //!
 //! Interference (within one class): a def interferes with everything live
 //! after its instruction and with the instruction's other defs; an early def
@@ -20,6 +20,8 @@
 //! it is live across or written there, nor in the register a `fixed`
 //! operand of another value needs at a point where it is present.
 
+mod edges;
+
 use super::facts::{Facts, Row};
 use crate::analysis::bitset::dense;
 use crate::analysis::cfg::join_successor;
@@ -27,12 +29,12 @@ use crate::ir::function::Function;
 use crate::ir::index::{Inst, VReg};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{limit_mask, OperandConstraint, OperandPos};
+use edges::Edges;
 
 /// The groups, their masks, costs and interference.
 pub struct Graph {
     pub n: usize,
-    words: usize,
-    bits: Vec<u64>,
+    edges: Edges,
     parent: Vec<u32>,
     /// Per vreg, then per group representative: the registers (hardware
     /// numbers) it may live in.
@@ -72,9 +74,13 @@ pub struct Graph {
     /// coalescing is over: group `g`'s are `adj[adj_start[g]..][..k]`, `k`
     /// the difference to the next start. Simplify and select walk them
     /// several times a round; a bit row costs the number of vregs to
-    /// walk, a list its neighbours.
+    /// walk, a list its neighbours. Left empty when the edges are a
+    /// matrix that the lists would outgrow (a dense graph): its rows are
+    /// walked instead.
     adj_start: Vec<u32>,
     adj: Vec<u32>,
+    /// Whether coalescing is over ([`Graph::finish`] has run).
+    finished: bool,
     /// What the last coalescing changed.
     undo: Undo,
 }
@@ -82,8 +88,7 @@ pub struct Graph {
 /// What coalescing changed in a graph, so that the spill rounds can take
 /// it back and coalesce again, conservatively, without building the
 /// interference anew (most of a large function's graph): the per-vreg
-/// values as they were, and the old value of each bit-matrix word a merge
-/// changed, in order.
+/// values as they were (the edges merges added, [`Edges`] logs).
 #[derive(Default)]
 struct Undo {
     parent: Vec<u32>,
@@ -92,7 +97,6 @@ struct Undo {
     area: Vec<f64>,
     prefer: Vec<u64>,
     in_register: Vec<bool>,
-    words: Vec<(usize, u64)>,
 }
 
 impl Graph {
@@ -132,38 +136,33 @@ impl Graph {
         }
     }
 
-    pub fn row(&self, g: usize) -> &[u64] {
-        &self.bits[g * self.words..(g + 1) * self.words]
-    }
-
     /// Whether groups (representatives) `a` and `b` interfere.
     pub fn interferes(&self, a: usize, b: usize) -> bool {
-        dense::contains(self.row(a), b)
+        self.edges.contains(a, b)
     }
 
     fn add_edge(&mut self, a: usize, b: usize) {
         if a == b || self.class[a] != self.class[b] {
             return;
         }
-        let w = self.words;
-        dense::insert(&mut self.bits[a * w..(a + 1) * w], b);
-        dense::insert(&mut self.bits[b * w..(b + 1) * w], a);
+        self.edges.add(a, b);
     }
 
     /// The representatives that interfere with representative `g`, in
     /// increasing order.
-    pub fn neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
-        debug_assert!(
-            self.adj_start.len() == self.n + 1,
-            "the graph is still being built"
-        );
-        let (a, b) = (self.adj_start[g] as usize, self.adj_start[g + 1] as usize);
-        self.adj[a..b].iter().map(|&z| z as usize)
+    pub fn neighbours(&self, g: usize) -> Neighbours<'_> {
+        debug_assert!(self.finished, "the graph is still being built");
+        if self.adj_start.is_empty() {
+            Neighbours::Rows(self.edges.raw(g), &self.parent)
+        } else {
+            let (a, b) = (self.adj_start[g] as usize, self.adj_start[g + 1] as usize);
+            Neighbours::Listed(self.adj[a..b].iter())
+        }
     }
 
     /// [`Graph::neighbours`] while coalescing changes the groups.
     fn row_neighbours(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
-        dense::members(self.row(g)).filter(|&z| self.parent[z] as usize == z)
+        self.edges.raw(g).filter(|&z| self.parent[z] as usize == z)
     }
 
     /// Lists every representative's neighbours and points every vreg
@@ -174,12 +173,22 @@ impl Graph {
         for v in 0..self.n {
             self.parent[v] = self.find(v) as u32;
         }
+        self.finished = true;
+        let reps = || (0..self.n).filter(|&g| self.parent[g] as usize == g);
+        let total: usize = reps().map(|g| self.row_neighbours(g).count()).sum();
+        if let Edges::Matrix { bits, .. } = &self.edges {
+            if total * 4 > bits.len() * 8 {
+                return;
+            }
+        }
         let mut adj_start = Vec::with_capacity(self.n + 1);
-        let mut adj = Vec::new();
+        let mut adj = Vec::with_capacity(total);
         for g in 0..self.n {
             adj_start.push(adj.len() as u32);
             if self.parent[g] as usize == g {
+                let from = adj.len();
                 adj.extend(self.row_neighbours(g).map(|z| z as u32));
+                adj[from..].sort_unstable();
             }
         }
         adj_start.push(adj.len() as u32);
@@ -187,24 +196,17 @@ impl Graph {
         self.adj = adj;
     }
 
-    /// Sets bits `word` in word `at` of the matrix, logging its old value.
-    fn set_bits(&mut self, at: usize, word: u64) {
-        let old = self.bits[at];
-        if old | word != old {
-            self.undo.words.push((at, old));
-            self.bits[at] = old | word;
-        }
-    }
-
-    /// Merges group `x` into group `y` (both representatives).
-    fn union(&mut self, x: usize, y: usize) {
-        let w = self.words;
-        let xs: Row = self.row(x).to_vec();
-        for z in dense::members(&xs) {
-            self.set_bits(z * w + y / 64, 1 << (y % 64));
-        }
-        for (k, word) in xs.into_iter().enumerate() {
-            self.set_bits(y * w + k, word);
+    /// Merges group `x` into group `y` (both representatives): each group
+    /// that interferes with `x` now interferes with `y`.
+    fn union(&mut self, x: usize, y: usize, scratch: &mut Vec<u32>) {
+        scratch.clear();
+        scratch.extend(
+            self.row_neighbours(x)
+                .filter(|&z| z != y && !self.edges.contains(z, y))
+                .map(|z| z as u32),
+        );
+        for &z in scratch.iter() {
+            self.edges.add_merged(z as usize, y);
         }
         self.parent[x] = y as u32;
         self.mask[y] &= self.mask[x];
@@ -217,9 +219,7 @@ impl Graph {
     /// Takes back the last [`coalesce`]: one group per vreg again.
     pub fn uncoalesce(&mut self) {
         let undo = std::mem::take(&mut self.undo);
-        for &(at, old) in undo.words.iter().rev() {
-            self.bits[at] = old;
-        }
+        self.edges.undo();
         self.parent = undo.parent;
         self.mask = undo.mask;
         self.cost = undo.cost;
@@ -231,12 +231,13 @@ impl Graph {
         self.copies.clear();
         self.adj_start.clear();
         self.adj.clear();
+        self.finished = false;
     }
 
     /// Coalesces `a` and `b` if they do not interfere and their masks meet
     /// and, conservatively, if Briggs' or George's test says the merged
     /// group stays colourable.
-    fn try_coalesce(&mut self, a: VReg, b: VReg, how: Coalescing) {
+    fn try_coalesce(&mut self, a: VReg, b: VReg, how: Coalescing, scratch: &mut Vec<u32>) {
         let (x, y) = (self.find_compress(a.index()), self.find_compress(b.index()));
         if x == y
             || self.class[x] != self.class[y]
@@ -255,7 +256,7 @@ impl Graph {
         }
         // The smaller index stays the representative, as in C2.
         let (from, into) = if x < y { (y, x) } else { (x, y) };
-        self.union(from, into);
+        self.union(from, into, scratch);
         self.coalesced += 1;
     }
 
@@ -280,15 +281,13 @@ impl Graph {
     /// neighbours, after the merge, as registers in their own mask).
     fn briggs(&self, x: usize, y: usize) -> bool {
         let k = (self.mask[x] & self.mask[y]).count_ones();
-        let both: Row = self
-            .row(x)
-            .iter()
-            .zip(self.row(y))
-            .map(|(a, b)| a | b)
-            .collect();
+        // Each neighbour of either once: `y`'s that are not also `x`'s.
+        let both = self
+            .row_neighbours(x)
+            .chain(self.row_neighbours(y).filter(|&z| !self.interferes(z, x)));
         let mut significant = 0;
-        for z in dense::members(&both) {
-            if self.parent[z] as usize != z || z == x || z == y {
+        for z in both {
+            if z == x || z == y {
                 continue;
             }
             // After the merge, a neighbour of both has one neighbour fewer.
@@ -301,6 +300,25 @@ impl Graph {
             }
         }
         true
+    }
+}
+
+/// The iterator of [`Graph::neighbours`]: a list, or a matrix row's
+/// representatives.
+pub enum Neighbours<'a> {
+    Listed(std::slice::Iter<'a, u32>),
+    Rows(edges::Raw<'a>, &'a [u32]),
+}
+
+impl Iterator for Neighbours<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Neighbours::Listed(l) => l.next().map(|&z| z as usize),
+            Neighbours::Rows(raw, parent) => raw.find(|&z| parent[z] as usize == z),
+        }
     }
 }
 
@@ -324,6 +342,17 @@ pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> 
 /// The graph of one group per vreg: masks, costs, exclusions and
 /// interference, before any copy is coalesced.
 pub fn interference(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
+    interference_as(f, env, facts, None)
+}
+
+/// [`interference`] with the edges as a bit matrix (`Some(true)`), as
+/// lists (`Some(false)`), or as the function's size chooses (`None`).
+pub fn interference_as(
+    f: &Function,
+    env: &MachineEnv,
+    facts: &Facts,
+    matrix: Option<bool>,
+) -> Graph {
     let n = f.num_vregs();
     let words = facts.words;
     let alloc = env.allocatable_set().class_masks();
@@ -340,8 +369,7 @@ pub fn interference(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
     }
     let mut g = Graph {
         n,
-        words,
-        bits: vec![0u64; n * words],
+        edges: Edges::new(n, pairs_bound(f, facts), matrix),
         parent: (0..n as u32).collect(),
         mask: class.iter().map(|&c| alloc[c as usize]).collect(),
         cost: vec![0.0; n],
@@ -356,6 +384,7 @@ pub fn interference(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
         copies: Vec::new(),
         adj_start: Vec::new(),
         adj: Vec::new(),
+        finished: false,
         undo: Undo::default(),
     };
     let mut live: Row = Vec::with_capacity(words);
@@ -415,7 +444,56 @@ pub fn interference(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
         at[e.0 as usize] += 1;
     }
     g.excluded = sorted;
+    g.edges.seal();
     g
+}
+
+/// At least as many pairs as building the graph of `f` adds (each def's
+/// with what is live after it and with its instruction's other operands,
+/// each read parameter's with what is live into its block and with the
+/// other parameters), counted block by block from [`Facts`] so that the
+/// representation is chosen before the graph is built: a running count of
+/// the live set, so each block costs its row's words and its operands.
+fn pairs_bound(f: &Function, facts: &Facts) -> usize {
+    // Sets or clears `v`'s bit, answering whether it changed.
+    fn flip(live: &mut [u64], v: usize, on: bool) -> bool {
+        let changed = dense::contains(live, v) != on;
+        if changed {
+            live[v / 64] ^= 1 << (v % 64);
+        }
+        changed
+    }
+    let mut live: Row = Vec::with_capacity(facts.words);
+    let mut pairs = 0;
+    for b in f.blocks() {
+        live.clear();
+        live.extend_from_slice(facts.live_out(b));
+        let mut count: usize = live.iter().map(|w| w.count_ones() as usize).sum();
+        let last = f.inst_operands(f.block_insts(b).last()).len();
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            // The edge's parameters with the branch's operands.
+            pairs += f.block_params(s).len() * last;
+            for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                if facts.is_read(p) {
+                    count += usize::from(flip(&mut live, a.index(), true));
+                }
+            }
+        }
+        for i in f.block_insts(b).iter().rev() {
+            let ops = f.inst_operands(i);
+            let defs = ops.iter().filter(|o| o.is_def()).count();
+            pairs += defs * count + ops.len() * ops.len();
+            for op in ops.iter().filter(|o| o.is_def() && !o.is_nonalloc()) {
+                count -= usize::from(flip(&mut live, op.vreg().index(), false));
+            }
+            for op in ops.iter().filter(|o| o.is_use() && !o.is_nonalloc()) {
+                count += usize::from(flip(&mut live, op.vreg().index(), true));
+            }
+        }
+        let params = f.block_params(b).len();
+        pairs += params * (count + params);
+    }
+    pairs
 }
 
 /// Coalesces the copies of `g` (from [`interference`], or after
@@ -429,7 +507,6 @@ pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
         area: g.area.clone(),
         prefer: g.prefer.clone(),
         in_register: g.in_register.clone(),
-        words: Vec::new(),
     };
     // `true` marks a copy on an edge.
     let mut copies: Vec<(f64, VReg, VReg, bool)> = Vec::new();
@@ -450,8 +527,9 @@ pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
         }
     }
     copies.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut scratch = Vec::new();
     for &(_, a, b, _) in &copies {
-        g.try_coalesce(a, b, how);
+        g.try_coalesce(a, b, how, &mut scratch);
     }
     // A copy on an edge between two groups is a move that a register makes
     // cheap (a slot-to-slot move costs a reload and a store).
