@@ -7,7 +7,7 @@ use crate::ir::index::{PReg, SpillSlot};
 use crate::ir::output::Allocation;
 
 /// A part's index in the scan's list of [`Parts`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PartId(u32);
 
 impl PartId {

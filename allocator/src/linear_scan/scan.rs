@@ -48,6 +48,8 @@ use crate::ir::index::{Inst, PReg, RegClass};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{OperandConstraint, OperandPos};
 use crate::ir::output::Allocation;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// A position no part reaches: the wake of a part not yet asleep.
 const NEVER: Pos = Pos::MAX;
@@ -97,7 +99,11 @@ pub struct Scan<'a> {
     pub(super) waiting: Vec<PartId>,
     pub(super) waiting_next: Vec<PartId>,
     pub(super) active: Vec<PartId>,
-    pub(super) inactive: Vec<PartId>,
+    /// Register parts in a hole, each keyed by where it next changes
+    /// (where it is live again, or its end, whichever is first): a
+    /// min-heap, so an instruction wakes only the parts due there instead
+    /// of walking them all.
+    pub(super) inactive: BinaryHeap<Reverse<(Pos, PartId)>>,
     /// Per preg index: the active part in it, or [`PartId::NONE`].
     pub(super) reg_part: Vec<PartId>,
     /// Per class: the registers with an active part, as a mask.
@@ -192,7 +198,7 @@ impl<'a> Scan<'a> {
             waiting,
             waiting_next,
             active: Vec::new(),
-            inactive: Vec::new(),
+            inactive: BinaryHeap::new(),
             reg_part: vec![PartId::NONE; PReg::NUM_INDEX],
             occ: [0; 3],
             wake: vec![NEVER; nv],
@@ -316,30 +322,32 @@ impl<'a> Scan<'a> {
             self.reg_part[r.index()] = PartId::NONE;
             self.occ[r.class().index()] &= !(1 << r.hw());
             if let Some(next) = self.r.first_live(x.vreg as usize, now, x.end) {
-                self.wake[p.index()] = next;
-                self.inactive.push(p);
+                self.sleep(p, next);
             }
         }
-        let mut k = 0;
-        while k < self.inactive.len() {
-            let p = self.inactive[k];
-            if self.parts[p].end <= now {
-                self.inactive.swap_remove(k);
-            } else if self.wake[p.index()] <= now {
-                self.inactive.swap_remove(k);
-                if self.covers(p, now) {
-                    self.activate(p);
-                } else if let Some(next) =
-                    self.r
-                        .first_live(self.parts[p].vreg as usize, now, self.parts[p].end)
-                {
-                    self.wake[p.index()] = next;
-                    self.inactive.push(p);
-                }
-            } else {
-                k += 1;
+        while let Some(&Reverse((due, p))) = self.inactive.peek() {
+            if due > now {
+                break;
+            }
+            self.inactive.pop();
+            let end = self.parts[p].end;
+            if end <= now {
+                continue;
+            }
+            if self.covers(p, now) {
+                self.activate(p);
+            } else if let Some(next) = self.r.first_live(self.parts[p].vreg as usize, now, end) {
+                self.sleep(p, next);
             }
         }
+    }
+
+    /// Makes register part `p` inactive until `next`, where it is live
+    /// again.
+    fn sleep(&mut self, p: PartId, next: Pos) {
+        self.wake[p.index()] = next;
+        let due = next.min(self.parts[p].end);
+        self.inactive.push(Reverse((due, p)));
     }
 
     /// Makes register part `p`, live at `self.now`, active.
@@ -520,9 +528,10 @@ impl<'a> Scan<'a> {
         }
         let x = self.parts[p];
         let mut until = x.end;
-        for &q in &self.inactive {
+        for &Reverse((_, q)) in &self.inactive {
             let y = self.parts[q];
-            if y.loc == Loc::Reg(r) {
+            // Not live before it wakes: no overlap before `until`.
+            if y.loc == Loc::Reg(r) && self.wake[q.index()] < until {
                 if let Some(o) = self.r.first_overlap(
                     x.vreg as usize,
                     (x.start, until),
@@ -557,10 +566,11 @@ impl<'a> Scan<'a> {
                 x.end
             };
         }
-        for &q in &self.inactive {
+        for &Reverse((_, q)) in &self.inactive {
             let y = self.parts[q];
             let Loc::Reg(r) = y.loc else { continue };
-            if r.class().index() != c || until[r.hw()] <= x.start {
+            // Not live before it wakes: no overlap before `until`.
+            if r.class().index() != c || self.wake[q.index()] >= until[r.hw()] {
                 continue;
             }
             if let Some(o) = self.r.first_overlap(
