@@ -152,6 +152,7 @@ impl Graph {
     /// increasing order.
     pub fn neighbours(&self, g: usize) -> Neighbours<'_> {
         debug_assert!(self.finished, "the graph is still being built");
+        debug_assert_eq!(self.parent[g] as usize, g, "v{g} is not a representative");
         if self.adj_start.is_empty() {
             Neighbours::Rows(self.edges.raw(g), &self.parent)
         } else {

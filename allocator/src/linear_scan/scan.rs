@@ -99,8 +99,7 @@ pub struct Scan<'a> {
     pub(super) waiting: Vec<PartId>,
     pub(super) waiting_next: Vec<PartId>,
     pub(super) active: Vec<PartId>,
-    /// Register parts in a hole, each keyed by where it next changes
-    /// (where it is live again, or its end, whichever is first): a
+    /// Register parts in a hole, each keyed by where it is live again: a
     /// min-heap, so an instruction wakes only the parts due there instead
     /// of walking them all.
     pub(super) inactive: BinaryHeap<Reverse<(Pos, PartId)>>,
@@ -306,7 +305,8 @@ impl<'a> Scan<'a> {
 
     /// Moves parts between the active and inactive sets for `self.now`.
     /// Each register part carries the position where its state next
-    /// changes (`wake`), so parts that stay put cost one comparison.
+    /// changes (`wake`): an active part that stays put costs one
+    /// comparison, an inactive one nothing until it is due.
     fn advance(&mut self) {
         let now = self.now;
         let mut k = 0;
@@ -346,8 +346,8 @@ impl<'a> Scan<'a> {
     /// again.
     fn sleep(&mut self, p: PartId, next: Pos) {
         self.wake[p.index()] = next;
-        let due = next.min(self.parts[p].end);
-        self.inactive.push(Reverse((due, p)));
+        debug_assert!(next < self.parts[p].end);
+        self.inactive.push(Reverse((next, p)));
     }
 
     /// Makes register part `p`, live at `self.now`, active.
@@ -528,6 +528,8 @@ impl<'a> Scan<'a> {
         }
         let x = self.parts[p];
         let mut until = x.end;
+        // Every inactive part wakes after `now`, and `x` starts no earlier.
+        debug_assert!(x.start >= self.now);
         for &Reverse((_, q)) in &self.inactive {
             let y = self.parts[q];
             // Not live before it wakes: no overlap before `until`.
@@ -566,6 +568,8 @@ impl<'a> Scan<'a> {
                 x.end
             };
         }
+        // Every inactive part wakes after `now`, and `x` starts no earlier.
+        debug_assert!(x.start >= self.now);
         for &Reverse((_, q)) in &self.inactive {
             let y = self.parts[q];
             let Loc::Reg(r) = y.loc else { continue };
