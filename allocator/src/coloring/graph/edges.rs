@@ -32,16 +32,8 @@ pub enum Edges {
     Matrix {
         words: usize,
         bits: Vec<u64>,
-        /// While merging: each row a merge changed, as it was before its
-        /// first change (the `k`th saved, row `saved_rows[k]`, is at
-        /// `saved[k / SAVED_CHUNK][k % SAVED_CHUNK * words..]`), and one bit
-        /// per row saying it is saved. A long group merged into another
-        /// gives it thousands of neighbours: a log of bits would outgrow the
-        /// matrix, the saved rows never do. Chunks of a fixed size, not one
-        /// growing vector, which would hold up to twice the rows.
-        saved: Vec<Vec<u64>>,
-        saved_rows: Vec<u32>,
-        is_saved: Vec<u64>,
+        /// While merging: each row a merge changed, as it was before.
+        saved: SavedRows,
     },
     Lists {
         /// While the graph is built: every pair added, `min << 32 | max`,
@@ -72,9 +64,11 @@ impl Edges {
             Edges::Matrix {
                 words,
                 bits: vec![0u64; n * words],
-                saved: Vec::new(),
-                saved_rows: Vec::new(),
-                is_saved: vec![0u64; words],
+                saved: SavedRows {
+                    chunks: Vec::new(),
+                    rows: Vec::new(),
+                    is_saved: vec![0u64; words],
+                },
             }
         } else {
             Edges::Lists {
@@ -196,24 +190,10 @@ impl Edges {
     pub fn add_merged(&mut self, a: usize, b: usize) {
         debug_assert!(!self.contains(a, b));
         match self {
-            Edges::Matrix {
-                words,
-                bits,
-                saved,
-                saved_rows,
-                is_saved,
-            } => {
+            Edges::Matrix { words, bits, saved } => {
                 let w = *words;
                 for (row, col) in [(a, b), (b, a)] {
-                    if !dense::contains(is_saved, row) {
-                        dense::insert(is_saved, row);
-                        if saved_rows.len() % SAVED_CHUNK == 0 {
-                            saved.push(Vec::with_capacity(SAVED_CHUNK * w));
-                        }
-                        saved_rows.push(row as u32);
-                        let chunk = saved.last_mut().expect("pushed above");
-                        chunk.extend_from_slice(&bits[row * w..(row + 1) * w]);
-                    }
+                    saved.save(bits, w, row);
                     dense::insert(&mut bits[row * w..(row + 1) * w], col);
                 }
             }
@@ -228,23 +208,7 @@ impl Edges {
     /// Takes back every [`Edges::add_merged`] since the graph was sealed.
     pub fn undo(&mut self) {
         match self {
-            Edges::Matrix {
-                words,
-                bits,
-                saved,
-                saved_rows,
-                is_saved,
-            } => {
-                let w = *words;
-                for (k, &row) in saved_rows.iter().enumerate() {
-                    let (row, at) = (row as usize, k % SAVED_CHUNK * w);
-                    let old = &saved[k / SAVED_CHUNK][at..at + w];
-                    bits[row * w..(row + 1) * w].copy_from_slice(old);
-                }
-                *saved = Vec::new();
-                saved_rows.clear();
-                is_saved.fill(0);
-            }
+            Edges::Matrix { words, bits, saved } => saved.restore(bits, *words),
             Edges::Lists { extra, added, .. } => {
                 for &(a, b) in added.iter().rev() {
                     extra[a as usize].pop();
@@ -253,6 +217,47 @@ impl Edges {
                 added.clear();
             }
         }
+    }
+}
+
+/// A matrix's rows as they were before their first change while merging:
+/// the `k`th saved, row `rows[k]`, is at `chunks[k / SAVED_CHUNK][k %
+/// SAVED_CHUNK * words..]`, and one bit per row says it is saved. A long
+/// group merged into another gives it thousands of neighbours: a log of
+/// bits would outgrow the matrix, the saved rows never do (but for a
+/// chunk). Chunks of a fixed size, not one growing vector, which would
+/// hold up to twice the rows.
+pub struct SavedRows {
+    chunks: Vec<Vec<u64>>,
+    rows: Vec<u32>,
+    is_saved: Vec<u64>,
+}
+
+impl SavedRows {
+    /// Saves `row` of `bits` (`w` words a row) unless it is saved already.
+    fn save(&mut self, bits: &[u64], w: usize, row: usize) {
+        if dense::contains(&self.is_saved, row) {
+            return;
+        }
+        dense::insert(&mut self.is_saved, row);
+        if self.rows.len().is_multiple_of(SAVED_CHUNK) {
+            self.chunks.push(Vec::with_capacity(SAVED_CHUNK * w));
+        }
+        self.rows.push(row as u32);
+        let chunk = self.chunks.last_mut().expect("pushed above");
+        chunk.extend_from_slice(&bits[row * w..(row + 1) * w]);
+    }
+
+    /// Puts every saved row back into `bits` and forgets them.
+    fn restore(&mut self, bits: &mut [u64], w: usize) {
+        for (k, &row) in self.rows.iter().enumerate() {
+            let (row, at) = (row as usize, k % SAVED_CHUNK * w);
+            let old = &self.chunks[k / SAVED_CHUNK][at..at + w];
+            bits[row * w..(row + 1) * w].copy_from_slice(old);
+        }
+        self.chunks = Vec::new();
+        self.rows.clear();
+        self.is_saved.fill(0);
     }
 }
 
