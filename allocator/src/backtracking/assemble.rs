@@ -4,11 +4,10 @@
 //!
 //! Moves come from four places:
 //! - between consecutive pieces of a value inside a block;
-//! - along CFG edges, found by half-moves: each piece that starts a block
-//!   gives a "dest" half per incoming edge, each piece that ends a block a
-//!   "source" half per outgoing edge (for the value itself where it is live
-//!   on, and for each parameter it feeds); one sort by the packed key
-//!   (edge, value, kind) puts each source before its dests;
+//! - along CFG edges: each piece that starts a block, of a value live into
+//!   it or of one of its parameters, takes one move per incoming edge from
+//!   the location of the value (or of the argument the edge passes) at the
+//!   end of the edge's source block, looked up in that value's pieces;
 //! - copy values and reused inputs (these and the previous, one parallel
 //!   set per boundary, `Before`);
 //! - the operands of branches whose edge moves run before them
@@ -205,10 +204,10 @@ pub fn assemble(
     }
 }
 
-const SRC: u64 = 0;
-const DEST: u64 = 1;
-
-/// Edge moves by half-moves (see the module documentation).
+/// Edge moves (see the module documentation): for each piece that starts a
+/// block, one move per incoming edge from where the edge's source holds
+/// the value (or, for a parameter, the argument) at its end, when that is
+/// somewhere else.
 fn edge_moves(
     f: &Function,
     r: &Ranges,
@@ -217,13 +216,11 @@ fn edge_moves(
     live_in: &[SparseBitSet],
     moves: &mut Vec<PendingMove>,
 ) {
-    let mut edge_base = Vec::with_capacity(f.num_blocks() + 1);
-    let mut edge_target = Vec::new();
+    // Every edge `(block, successor index)`, numbered in block order.
+    let mut edge_of = Vec::with_capacity(f.num_blocks());
     for b in f.blocks() {
-        edge_base.push(edge_target.len() as u64);
-        edge_target.extend(f.block_succs(b).iter().map(|s| s.index()));
+        edge_of.extend((0..f.block_succs(b).len()).map(|k| (b, k)));
     }
-    let n = edge_target.len() as u64;
     // The edges into each block, in the order of its predecessors (a block
     // ending in a large switch is a predecessor of many blocks: finding
     // the edge by a search of its successors would cost their number for
@@ -231,83 +228,63 @@ fn edge_moves(
     let (mut in_start, mut in_edges) = (Vec::new(), Vec::new());
     counting_sort(
         f.num_blocks(),
-        edge_target.len(),
-        |e| Some(edge_target[e]),
-        |e| e as u64,
+        edge_of.len(),
+        |x| {
+            let (b, k) = edge_of[x];
+            Some(f.block_succs(b)[k].index())
+        },
+        |x| x as u32,
         &mut in_start,
         &mut in_edges,
     );
-    // (edge, value, kind) packed; the location and the value there beside it.
-    let mut halves: Vec<(u64, Allocation, u32)> = Vec::new();
-    let key = |edge: u64, v: u32, kind: u64| (edge << 33) | (u64::from(v) << 1) | kind;
-    for v in 0..r.values.class.len() as u32 {
-        for &(from, to, loc) in pieces.of(v) {
-            let b = f.block_of(inst_of(from));
-            let insts = f.block_insts(b);
-            if from == m(insts.first()) {
-                let (a, z) = (in_start[b.index()], in_start[b.index() + 1]);
-                for &edge in &in_edges[a as usize..z as usize] {
-                    halves.push((key(edge, v, DEST), loc, v));
-                }
-            }
-            if to == m(insts.last()) + 3 {
-                for (k, &s) in f.block_succs(b).iter().enumerate() {
-                    let edge = edge_base[b.index()] + k as u64;
-                    if live_in[s.index()].contains(v as usize) {
-                        halves.push((key(edge, v, SRC), loc, v));
-                    }
-                    for (arg, p) in f.branch_args(b, k).iter().zip(f.block_params(s)) {
-                        if arg.index() as u32 == v {
-                            halves.push((key(edge, p.index() as u32, SRC), loc, v));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // By edge (a counting sort), then each edge's few halves by value and
-    // kind.
-    let (mut start, mut sorted) = (Vec::new(), Vec::new());
-    counting_sort(
-        n as usize,
-        halves.len(),
-        |k| Some((halves[k].0 >> 33) as usize),
-        |k| halves[k],
-        &mut start,
-        &mut sorted,
-    );
-    for w in start.windows(2) {
-        sorted[w[0] as usize..w[1] as usize].sort_unstable_by_key(|h| h.0);
-    }
-    let halves = sorted;
-    // The edge of each id, for placing its moves.
-    let mut edge_of = Vec::with_capacity(n as usize);
+    // Which parameter of its block each value is, if any (a parameter is
+    // an ordinary value in the blocks it is live into).
+    let mut param_index = vec![u32::MAX; r.values.class.len()];
     for b in f.blocks() {
-        for &s in f.block_succs(b) {
-            edge_of.push((b, s));
+        for (x, p) in f.block_params(b).iter().enumerate() {
+            param_index[p.index()] = x as u32;
         }
     }
-    // Each (edge, value) group: its source first, then its dests.
-    for group in halves.chunk_by(|x, y| x.0 >> 1 == y.0 >> 1) {
-        let (h, src, src_value) = group[0];
-        if h & 1 != SRC {
-            continue;
-        }
-        let (b, s) = edge_of[(h >> 33) as usize];
-        let v = ((h >> 1) & 0xffff_ffff) as usize;
-        let (at, prio) = if edges.is_edge_before[b.index()] {
-            (f.block_insts(b).last(), MovePrio::OutEdge)
-        } else {
-            (f.block_insts(s).first(), MovePrio::InEdge)
-        };
-        // A parameter's edge move carries another value (the argument).
-        let same = if src_value == v as u32 {
-            src_value
-        } else {
-            NO_VALUE
-        };
-        for &(_, dst, _) in &group[1..] {
-            moves.push((at, prio, src, dst, r.values.class[v], same));
+    for v in 0..r.values.class.len() as u32 {
+        for &(from, _, dst) in pieces.of(v) {
+            let s = f.block_of(inst_of(from));
+            if from != m(f.block_insts(s).first()) {
+                continue;
+            }
+            let param = param_index[v as usize];
+            let param = match f.block_params(s).get(param as usize) {
+                Some(p) if p.index() == v as usize => param,
+                _ => u32::MAX,
+            };
+            if param == u32::MAX && !live_in[s.index()].contains(v as usize) {
+                continue;
+            }
+            let (a, z) = (
+                in_start[s.index()] as usize,
+                in_start[s.index() + 1] as usize,
+            );
+            for &edge in &in_edges[a..z] {
+                let (b, k) = edge_of[edge as usize];
+                // What the edge carries into `v`, and where the source
+                // block's last point holds it.
+                let carried = if param == u32::MAX {
+                    v
+                } else {
+                    f.branch_args(b, k)[param as usize].index() as u32
+                };
+                let src = pieces.at(carried, l(f.block_insts(b).last()));
+                if src.is_none() || src == dst {
+                    continue;
+                }
+                let (at, prio) = if edges.is_edge_before[b.index()] {
+                    (f.block_insts(b).last(), MovePrio::OutEdge)
+                } else {
+                    (f.block_insts(s).first(), MovePrio::InEdge)
+                };
+                // A parameter's edge move carries another value.
+                let same = if carried == v { v } else { NO_VALUE };
+                moves.push((at, prio, src, dst, r.values.class[v as usize], same));
+            }
         }
     }
 }

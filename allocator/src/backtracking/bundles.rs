@@ -13,8 +13,19 @@ use super::requirement::Req;
 use crate::gallop::partition_from;
 use crate::ir::function::Function;
 use crate::ir::index::{PReg, RegClass};
+use smallvec::{smallvec, SmallVec};
 
 pub const NONE: u32 = u32::MAX;
+
+/// A bundle's ranges, `(from, to, range)`. Most bundles are one value's
+/// few ranges: held inline, they cost no allocation of their own.
+pub type RangeList = SmallVec<[(Point, Point, u32); 4]>;
+
+/// A bundle's ranges with touching ones joined (see [`Bundle::runs`]).
+pub type RunList = SmallVec<[(Point, Point); 4]>;
+
+/// The values of a spill set, inline while they are few.
+pub type ValueList = SmallVec<[u32; 4]>;
 
 /// Where a bundle ended up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,13 +41,13 @@ pub enum Home {
 pub struct Bundle {
     /// `(from, to, range)`, sorted by `from` (a spill bundle's only once
     /// second-chance allocation starts).
-    pub ranges: Vec<(Point, Point, u32)>,
+    pub ranges: RangeList,
     /// The ranges with touching ones joined, as of the last
     /// [`Bundle::join_runs`]: what a register map holds for the bundle and
     /// what a probe looks up. A value live through a chain of blocks has a
     /// range per block, most touching the next: real functions' long-lived
     /// bundles have some thirty ranges per run.
-    pub runs: Vec<(Point, Point)>,
+    pub runs: RunList,
     pub home: Home,
     pub spillset: u32,
     /// Register to probe first.
@@ -52,10 +63,10 @@ pub struct Bundle {
 impl Bundle {
     /// A bundle of `ranges`, not yet placed; its runs are joined when it is
     /// queued or offered a second chance.
-    pub fn new(ranges: Vec<(Point, Point, u32)>, spillset: u32, hint: Option<PReg>) -> Bundle {
+    pub fn new(ranges: RangeList, spillset: u32, hint: Option<PReg>) -> Bundle {
         Bundle {
             ranges,
-            runs: Vec::new(),
+            runs: RunList::new(),
             home: Home::None,
             spillset,
             hint,
@@ -73,7 +84,7 @@ impl Bundle {
     /// Whether [`Bundle::runs`] is up to date with the ranges (for debug
     /// assertions where a bundle goes into or is looked up in the maps).
     pub fn runs_current(&self) -> bool {
-        let mut runs = Vec::new();
+        let mut runs = RunList::new();
         join(&self.ranges, &mut runs);
         runs == self.runs
     }
@@ -81,7 +92,7 @@ impl Bundle {
 
 /// Appends to `runs` the `ranges` (sorted by start) with touching ones
 /// joined.
-fn join(ranges: &[(Point, Point, u32)], runs: &mut Vec<(Point, Point)>) {
+fn join(ranges: &[(Point, Point, u32)], runs: &mut RunList) {
     for &(from, to, _) in ranges {
         match runs.last_mut() {
             Some(run) if run.1 == from => run.1 = to,
@@ -95,7 +106,7 @@ fn join(ranges: &[(Point, Point, u32)], runs: &mut Vec<(Point, Point)>) {
 pub struct SpillSet {
     pub class: RegClass,
     /// The values whose ranges the slot is reserved for.
-    pub values: Vec<u32>,
+    pub values: ValueList,
     pub hint: Option<PReg>,
     /// The bundle that collects pieces with no register need, or [`NONE`].
     pub spill_bundle: u32,
@@ -146,13 +157,16 @@ fn overlap(a: &[(Point, Point, u32)], b: &[(Point, Point, u32)]) -> bool {
 /// The union of two lists of disjoint ranges sorted by start, sorted by
 /// start, built in the longer one: only its entries after the shorter
 /// one's first start are moved.
-fn merge_sorted<T: Copy>(a: Vec<(u32, u32, T)>, b: Vec<(u32, u32, T)>) -> Vec<(u32, u32, T)> {
+fn merge_sorted<A: smallvec::Array<Item = (u32, u32, T)>, T: Copy>(
+    a: SmallVec<A>,
+    b: SmallVec<A>,
+) -> SmallVec<A> {
     let (short, mut long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let Some(first) = short.first() else {
         return long;
     };
     let lo = long.partition_point(|r| r.0 < first.0);
-    let tail = long.split_off(lo);
+    let tail: SmallVec<A> = long.drain(lo..).collect();
     long.reserve(tail.len() + short.len());
     let (mut i, mut j) = (0, 0);
     while i < tail.len() && j < short.len() {
@@ -174,20 +188,20 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
     let nv = r.values.class.len();
     let mut value_bundle = vec![NONE; nv];
     let mut bundles = Vec::with_capacity(nv);
-    let mut members: Vec<Vec<u32>> = Vec::with_capacity(nv);
+    let mut members: Vec<ValueList> = Vec::with_capacity(nv);
     let mut reqs = Vec::with_capacity(nv);
     for v in 0..nv {
         let (a, b) = (r.value_start[v] as usize, r.value_start[v + 1] as usize);
         if a == b {
             continue;
         }
-        let ranges: Vec<_> = (a..b)
+        let ranges: RangeList = (a..b)
             .map(|k| (r.extents[k].0, r.extents[k].1, k as u32))
             .collect();
         value_bundle[v] = bundles.len() as u32;
         reqs.push(req_of(r, &ranges));
         bundles.push(Bundle::new(ranges, NONE, None));
-        members.push(vec![v as u32]);
+        members.push(smallvec![v as u32]);
     }
     // Only vregs are offered: copy values are never reused inputs, defs or
     // branch arguments.
@@ -297,23 +311,27 @@ mod tests {
 
     #[test]
     fn runs_join_touching_ranges_only() {
-        let mut b = Bundle::new(vec![(0, 3, 0), (3, 6, 1), (7, 9, 2), (9, 12, 3)], 0, None);
+        let mut b = Bundle::new(
+            smallvec![(0, 3, 0), (3, 6, 1), (7, 9, 2), (9, 12, 3)],
+            0,
+            None,
+        );
         assert!(b.runs.is_empty() && !b.runs_current());
         b.join_runs();
-        assert_eq!(b.runs, [(0, 6), (7, 12)]);
+        assert_eq!(b.runs[..], [(0, 6), (7, 12)]);
         b.ranges.pop();
         assert!(!b.runs_current());
     }
 
     #[test]
     fn merging_keeps_every_range_sorted() {
-        let t = |x: &[u32]| x.iter().map(|&f| (f, f + 1, f)).collect::<Vec<_>>();
+        let t = |x: &[u32]| x.iter().map(|&f| (f, f + 1, f)).collect::<RangeList>();
         let long = t(&[0, 10, 20, 30, 40, 50]);
         for short in [t(&[]), t(&[5]), t(&[25, 45]), t(&[60, 70]), t(&[1, 2, 3])] {
             let mut want: Vec<_> = long.iter().chain(&short).copied().collect();
             want.sort_unstable();
-            assert_eq!(merge_sorted(long.clone(), short.clone()), want);
-            assert_eq!(merge_sorted(short.clone(), long.clone()), want);
+            assert_eq!(merge_sorted(long.clone(), short.clone())[..], want);
+            assert_eq!(merge_sorted(short.clone(), long.clone())[..], want);
         }
     }
 
@@ -339,7 +357,7 @@ mod tests {
         b.spillsets
             .iter()
             .map(|ss| {
-                let mut v = ss.values.clone();
+                let mut v = ss.values.to_vec();
                 v.sort_unstable();
                 v
             })

@@ -3,7 +3,7 @@
 //! block parameters and `reuse` pairs, a priority queue of bundles that are
 //! allocated, evict cheaper bundles or are split at their first conflict,
 //! spill bundles with second-chance allocation, spill slots shared between
-//! spill sets that do not overlap, edge moves by half-moves, and redundant
+//! spill sets that do not overlap, edge moves per incoming edge, and redundant
 //! move elimination.
 //!
 //! The phases, each handing its result to the next:
@@ -83,7 +83,7 @@ impl Backtracking {
             &ranges.uses,
             merged,
             env,
-            &reservations,
+            &mut reservations,
         )
         .map_err(|e| match operands::infeasible_inst(f, &masks) {
             Some(m) => AllocError::Impossible(m),

@@ -9,7 +9,7 @@
 //! themselves by how few registers they accept; a documented bound on the
 //! work turns a case where they cannot all be placed into `Impossible`.
 
-use super::bundles::{Bundle, Bundles, Home, SpillSet, NONE};
+use super::bundles::{Bundle, Bundles, Home, RangeList, SpillSet, NONE};
 use super::liveranges::{LiveRange, Use};
 use super::points::{e_after_inst, e_at_or_before, is_e, Point};
 use super::regmap::{RegMaps, RESERVED};
@@ -88,7 +88,7 @@ pub fn run(
     uses: &[Use],
     b: Bundles,
     env: &MachineEnv,
-    reservations: &[(PReg, Point, Point)],
+    reservations: &mut [(PReg, Point, Point)],
 ) -> Result<Allocated, AllocError> {
     let mut l = Loop::new(ranges, uses, b, env, reservations);
     for k in 0..l.bundles.len() {
@@ -129,14 +129,13 @@ impl<'a> Loop<'a> {
         uses: &'a [Use],
         b: Bundles,
         env: &MachineEnv,
-        reservations: &[(PReg, Point, Point)],
+        reservations: &mut [(PReg, Point, Point)],
     ) -> Loop<'a> {
-        let mut maps = RegMaps::new();
         let mut ever_reserved = [0u64; 3];
-        for &(reg, from, to) in reservations {
-            maps.reserve(reg, from, to);
+        for &(reg, _, _) in reservations.iter() {
             ever_reserved[reg.class().index()] |= 1 << reg.hw();
         }
+        let maps = RegMaps::reserved(reservations);
         let mut order: [Vec<PReg>; 3] = Default::default();
         let mut npreferred = [0; 3];
         for c in RegClass::ALL {
@@ -592,7 +591,7 @@ impl<'a> Loop<'a> {
             return sb;
         }
         let sb = self.bundles.len() as u32;
-        self.bundles.push(Bundle::new(Vec::new(), ss, None));
+        self.bundles.push(Bundle::new(RangeList::new(), ss, None));
         self.spillsets[ss as usize].spill_bundle = sb;
         self.spilled.push(sb);
         sb
@@ -637,7 +636,7 @@ impl<'a> Loop<'a> {
             "split at {q} outside the bundle"
         );
         let at = first.partition_point(|r| r.1 <= q);
-        let mut second = first.split_off(at);
+        let mut second: RangeList = first.drain(at..).collect();
         if let Some(&(from, to, x)) = second.first() {
             if from < q {
                 let y = self.split_range(x, q);

@@ -43,27 +43,25 @@ impl RegMaps {
         }
     }
 
-    /// Reserves `[from, to)` of `r`, merged with reservations it touches.
-    /// Reservations are made before any bundle is placed.
-    pub fn reserve(&mut self, r: PReg, mut from: Point, mut to: Point) {
-        let map = &mut self.maps[r.index()];
-        // The ranges touching `[from, to]` are the contiguous run that
-        // starts no later than `to` and ends no earlier than `from`.
-        let hi = map.partition_point(|h| h.start <= to);
-        let lo = map[..hi].partition_point(|h| h.end < from);
-        for h in &map[lo..hi] {
-            debug_assert_eq!(h.owner, RESERVED);
-            from = from.min(h.start);
-            to = to.max(h.end);
+    /// The maps holding only the `reservations` `(r, from, to)`, each
+    /// merged with those it touches. One sort, then each map is built in
+    /// order: the allocator finds them last point first, and inserting
+    /// them so, one at a time, would shift a register's whole map at each.
+    pub fn reserved(reservations: &mut [(PReg, Point, Point)]) -> RegMaps {
+        let mut maps = RegMaps::new();
+        reservations.sort_unstable_by_key(|&(r, from, _)| (r.index(), from));
+        for &(r, from, to) in reservations.iter() {
+            let map = &mut maps.maps[r.index()];
+            match map.last_mut() {
+                Some(h) if h.end >= from => h.end = h.end.max(to),
+                _ => map.push(Held {
+                    start: from,
+                    end: to,
+                    owner: RESERVED,
+                }),
+            }
         }
-        map.splice(
-            lo..hi,
-            [Held {
-                start: from,
-                end: to,
-                owner: RESERVED,
-            }],
-        );
+        maps
     }
 
     /// Gives `r` the sorted, disjoint `runs` of `bundle`, merged into its
@@ -186,12 +184,12 @@ mod tests {
     #[test]
     fn overlaps_and_reservations() {
         let r = PReg::new(0, RegClass::Int);
-        let mut maps = RegMaps::new();
+        let other = PReg::new(1, RegClass::Int);
+        let mut maps =
+            RegMaps::reserved(&mut [(r, 30, 31), (other, 0, 40), (r, 31, 33), (r, 29, 30)]);
+        assert_eq!(maps.maps[r.index()].len(), 1, "touching reservations merge");
         maps.insert_all(r, &[(10, 20)], 1);
         maps.insert_all(r, &[(20, 25)], 2);
-        maps.reserve(r, 30, 31);
-        maps.reserve(r, 31, 33);
-        maps.reserve(r, 29, 30);
         assert_eq!(
             seen(&maps, r, &[(15, 40)]),
             [(29, RESERVED), (20, 2), (15, 1)]

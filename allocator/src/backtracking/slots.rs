@@ -110,7 +110,7 @@ mod tests {
                 } else {
                     RegClass::Int
                 },
-                values: vec![v],
+                values: smallvec::smallvec![v],
                 hint: None,
                 spill_bundle: NONE,
                 needed: v != 5,

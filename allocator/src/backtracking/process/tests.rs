@@ -27,7 +27,7 @@ fn with_loop(
     check: impl FnOnce(&mut Loop),
 ) {
     let (ranges, b) = parts(bundles, uses);
-    let mut l = Loop::new(ranges, uses, b, &machine(ints), reserved);
+    let mut l = Loop::new(ranges, uses, b, &machine(ints), &mut reserved.to_vec());
     check(&mut l);
 }
 
@@ -50,7 +50,7 @@ fn parts(bundles: &[&[(Point, Point)]], uses: &[Use]) -> (Vec<LiveRange>, Bundle
             });
             range_bundle.push(k as u32);
         }
-        let mut bundle = Bundle::new(own, 0, None);
+        let mut bundle = Bundle::new(own.into(), 0, None);
         bundle.join_runs();
         bs.push(bundle);
     }
@@ -58,7 +58,7 @@ fn parts(bundles: &[&[(Point, Point)]], uses: &[Use]) -> (Vec<LiveRange>, Bundle
         bundles: bs,
         spillsets: vec![SpillSet {
             class: RegClass::Int,
-            values: vec![0],
+            values: smallvec::smallvec![0],
             hint: None,
             spill_bundle: NONE,
             needed: false,
@@ -294,8 +294,8 @@ fn a_bundle_needing_a_register_evicts_lighter_holders_else_splits() {
         // Split before the first use: all of the first half goes to
         // the spill bundle.
         assert!(lp.bundles[0].ranges.is_empty());
-        assert_eq!(lp.bundles[3].ranges, [(4, 7, 0)]);
-        assert_eq!(lp.bundles[4].ranges, [(7, 16, 3)]);
+        assert_eq!(lp.bundles[3].ranges[..], [(4, 7, 0)]);
+        assert_eq!(lp.bundles[4].ranges[..], [(7, 16, 3)]);
         assert_eq!(lp.bundles[4].hint, Some(int(1)));
     });
     with_loop("p0i-p1i", &bundles, &uses, &[], |lp| {
@@ -310,7 +310,7 @@ fn a_bundle_needing_a_register_evicts_lighter_holders_else_splits() {
             (b[0].ranges.as_slice(), b[0].hint),
             (&[(4, 10, 0)][..], Some(int(1)))
         );
-        assert_eq!(b[3].ranges, [(10, 13, 3)]);
+        assert_eq!(b[3].ranges[..], [(10, 13, 3)]);
         assert_eq!(
             (b[4].ranges.as_slice(), b[4].hint),
             (&[(13, 16, 4)][..], Some(int(1)))
@@ -338,10 +338,10 @@ fn split_halves_send_their_unconstrained_ends_to_the_spill_bundle() {
         lp.split(0, 10, None).unwrap();
         let b = &lp.bundles;
         // After the last use of the first half, the next E point on.
-        assert_eq!(b[0].ranges, [(4, 7, 0)]);
+        assert_eq!(b[0].ranges[..], [(4, 7, 0)]);
         // The whole middle range, and the second half up to its use.
-        assert_eq!(b[1].ranges, [(7, 8, 3), (10, 14, 1), (16, 19, 2)]);
-        assert_eq!(b[2].ranges, [(19, 22, 4)]);
+        assert_eq!(b[1].ranges[..], [(7, 8, 3), (10, 14, 1), (16, 19, 2)]);
+        assert_eq!(b[2].ranges[..], [(19, 22, 4)]);
         assert_eq!(lp.range_bundle, [0, 1, 1, 1, 2]);
     });
     let bundles: [&[(Point, Point)]; 1] = [&[(4, 22)]];
@@ -349,9 +349,9 @@ fn split_halves_send_their_unconstrained_ends_to_the_spill_bundle() {
     with_loop("p0i-p1i", &bundles, &uses, &[], |lp| {
         lp.split(0, 13, Some(int(1))).unwrap();
         let b = &lp.bundles;
-        assert_eq!(b[0].ranges, [(4, 10, 0)]);
-        assert_eq!(b[1].ranges, [(10, 13, 2), (13, 19, 1)]);
-        assert_eq!(b[2].ranges, [(19, 22, 3)]);
+        assert_eq!(b[0].ranges[..], [(4, 10, 0)]);
+        assert_eq!(b[1].ranges[..], [(10, 13, 2), (13, 19, 1)]);
+        assert_eq!(b[2].ranges[..], [(19, 22, 3)]);
         assert_eq!(
             (b[0].hint, b[1].hint, b[2].hint),
             (Some(int(1)), None, Some(int(1)))
@@ -362,8 +362,8 @@ fn split_halves_send_their_unconstrained_ends_to_the_spill_bundle() {
     with_loop("p0i-p1i", &bundles, &uses, &[], |lp| {
         lp.split(0, 13, None).unwrap();
         let b = &lp.bundles;
-        assert_eq!(b[0].ranges, [(4, 10, 0)]);
-        assert_eq!(b[1].ranges, [(10, 13, 2), (13, 22, 1)]);
+        assert_eq!(b[0].ranges[..], [(4, 10, 0)]);
+        assert_eq!(b[1].ranges[..], [(10, 13, 2), (13, 22, 1)]);
         assert!(b[2].ranges.is_empty());
     });
 }
@@ -479,13 +479,13 @@ fn each_requirement_takes_its_own_path() {
         held(lp, 2, 10, Req::Any, None);
         lp.process(2).unwrap();
         assert!(lp.bundles[2].ranges.is_empty());
-        assert_eq!(lp.bundles[4].ranges, [(13, 16, 2), (19, 22, 3)]);
+        assert_eq!(lp.bundles[4].ranges[..], [(13, 16, 2), (19, 22, 3)]);
         assert_eq!(lp.range_bundle[2..4], [4, 4]);
 
         lp.bundles[3].req = (Req::Conflict, 31);
         lp.process(3).unwrap();
-        assert_eq!(lp.bundles[3].ranges, [(25, 31, 4)]);
-        assert_eq!(lp.bundles[5].ranges, [(31, 34, 5)]);
+        assert_eq!(lp.bundles[3].ranges[..], [(25, 31, 4)]);
+        assert_eq!(lp.bundles[5].ranges[..], [(31, 34, 5)]);
         assert_eq!(lp.stats.splits, 1);
     });
 }
@@ -498,7 +498,7 @@ fn second_chance_takes_a_register_free_for_the_whole_bundle() {
         lp.spilled = vec![0, 1, 2, 3];
         lp.second_chance();
         let b = &lp.bundles;
-        assert_eq!(b[0].ranges, [(4, 6, 1), (10, 12, 0)]);
+        assert_eq!(b[0].ranges[..], [(4, 6, 1), (10, 12, 0)]);
         assert_eq!(b[0].home, Home::Reg(int(1)));
         assert_eq!(b[1].home, Home::Reg(int(0)));
         assert_eq!(b[2].home, Home::Spilled);
@@ -526,7 +526,7 @@ fn bundle_weights_are_capped_below_minimal_ones() {
 fn minimal_bundles_that_cannot_all_be_placed_run_out_the_work_bound() {
     let uses = [at(4, Req::Fixed(int(0)), 1000)];
     let (ranges, b) = parts(&[&[(4, 6)], &[(4, 6)]], &uses);
-    let Err(AllocError::Impossible(m)) = run(ranges, &uses, b, &machine("p0i-p1i"), &[]) else {
+    let Err(AllocError::Impossible(m)) = run(ranges, &uses, b, &machine("p0i-p1i"), &mut []) else {
         panic!("allocated");
     };
     assert!(m.contains("work bound (200128 bundle steps)"), "{m}");
