@@ -44,14 +44,7 @@ pub fn assemble(
     mut scan: Scanned,
 ) -> Output {
     let nv = f.num_vregs();
-    let mut slot = vec![u32::MAX; nv];
-    let mut num_slots = 0u32;
-    for v in 0..nv {
-        if scan.spilled[v] {
-            slot[v] = num_slots;
-            num_slots += 1;
-        }
-    }
+    let (slot, num_slots) = super::slots::assign(f, layout, r, &scan.spilled);
     let stack = |v: usize| Allocation::Stack(SpillSlot(slot[v]));
     let mut homes = Homes::new(&scan.parts, &scan.first_part);
     let mut allocs: Vec<Allocation> = scan
@@ -428,12 +421,12 @@ fn sink_defs_into_slots(
         }
     }
     // An edge from the first part into another part in the same register,
-    // or into the slot of a spilled parameter.
+    // or into the slot of a spilled parameter, unless that is `v`'s own.
     let into_same_reg = |v: usize, end: Pos, w: usize, start: Pos| {
         let (s, e, loc) = first(v);
         s <= end
             && end < e
-            && (w != v && spilled(w)
+            && (w != v && spilled(w) && slot[w] != slot[v]
                 || !(w == v && start >= s && start < e) && homes.at(w, start) == loc)
     };
     // A live value: only edges leaving the first part matter, so each

@@ -31,8 +31,9 @@ impl HintGroups {
         g
     }
 
-    /// The root of `v`'s group (halving the path on the way).
-    fn find(&mut self, v: usize) -> u32 {
+    /// The root of `v`'s group (halving the path on the way): one number
+    /// per group.
+    pub fn find(&mut self, v: usize) -> u32 {
         let mut x = v as u32;
         while self.parent[x as usize] != x {
             let up = self.parent[self.parent[x as usize] as usize];

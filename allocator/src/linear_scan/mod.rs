@@ -13,9 +13,10 @@
 //!   helped by the table of known conflicts ([`fixed`]), the hint groups
 //!   ([`groups`]) and the cold joins ([`cold`]) → `Scanned`;
 //! - [`homes`]: where each value lives over its life, as the parts left it;
-//! - [`assemble`]: spill stores at definitions, moves between parts,
-//!   operand copies and edge moves, through the shared parallel move
-//!   resolver → `Output`.
+//! - [`assemble`]: spill slots ([`slots`]: shared by the members of a
+//!   hint group whose lives do not meet), spill stores at definitions, moves
+//!   between parts, operand copies and edge moves, through the shared
+//!   parallel move resolver → `Output`.
 //!
 //! Values joined through block parameters form a union-find group that
 //! prefers the register its first member got, so a parameter and its
@@ -25,7 +26,7 @@
 //! sits in a suitable register.
 //!
 //! What it leaves out: interval pieces never move between registers except
-//! at splits, and spill slots are never shared between values. A loop
+//! at splits, and values of different groups never share a spill slot. A loop
 //! nested in an irreducible one is not contiguous when no order keeping
 //! the CFG's forward edges forward can make it so (see
 //! [`crate::analysis::block_order`]).
@@ -41,6 +42,7 @@ mod part;
 mod ranges;
 mod reused;
 mod scan;
+mod slots;
 
 use crate::interface::{AllocError, Allocator};
 use crate::ir::function::Function;

@@ -27,6 +27,9 @@ pub struct Ranges {
     /// Read positions, grouped by vreg, sorted.
     uses: Vec<Pos>,
     uses_of: Vec<(u32, u32)>,
+    /// The reads by operands alone (not branch arguments), as `uses`.
+    op_uses: Vec<Pos>,
+    op_uses_of: Vec<(u32, u32)>,
     /// The class of each vreg.
     pub class: Vec<RegClass>,
     /// The instruction defining each vreg (`Inst::INVALID` for a block
@@ -129,6 +132,7 @@ impl Ranges {
         // order; a counting sort by vreg then yields sorted lists.
         let mut found: Vec<(u32, Pos, Pos)> = Vec::with_capacity(2 * nv);
         let mut reads: Vec<(u32, Pos)> = Vec::with_capacity(f.num_operands());
+        let mut op_reads: Vec<(u32, Pos)> = Vec::with_capacity(f.num_operands());
         let mut end = vec![DEAD; nv];
         // Per vreg: the index in `found` of its range found last (the
         // earliest so far), which a range ending where it starts extends.
@@ -187,6 +191,7 @@ impl Ranges {
                             let v = op.vreg().index();
                             let read = p + late as u32;
                             reads.push((v as u32, read));
+                            op_reads.push((v as u32, read));
                             set_live(&mut live, &mut end, v, read + 1);
                         }
                     }
@@ -220,6 +225,7 @@ impl Ranges {
         }
         ranges.truncate(w);
         let (uses, uses_of) = bucket_ascending(nv, &mut reads, |x| x.0 as usize, |x| x.1);
+        let (op_uses, op_uses_of) = bucket_ascending(nv, &mut op_reads, |x| x.0 as usize, |x| x.1);
         debug_assert!(ranges_of.iter().all(|&(a, b)| {
             ranges[a as usize..b as usize]
                 .windows(2)
@@ -235,6 +241,8 @@ impl Ranges {
             ranges_of,
             uses,
             uses_of,
+            op_uses,
+            op_uses_of,
             class,
             def_inst,
             live_in,
@@ -266,7 +274,18 @@ impl Ranges {
         (p < until).then_some(p)
     }
 
-    /// The first read of `v` at or after `from`.
+    /// The first read of `v` by an operand at or after `from`.
+    #[inline]
+    pub fn next_operand_use(&self, v: usize, from: Pos) -> Pos {
+        let (a, b) = self.op_uses_of[v];
+        let u = &self.op_uses[a as usize..b as usize];
+        u.get(u.partition_point(|&x| x < from))
+            .copied()
+            .unwrap_or(Pos::MAX)
+    }
+
+    /// The first read of `v` at or after `from`, a branch argument's
+    /// included.
     #[inline]
     pub fn next_use(&self, v: usize, from: Pos) -> Pos {
         let (a, b) = self.uses_of[v];

@@ -474,7 +474,12 @@ impl<'a> Scan<'a> {
             let p = self.waiting[slot];
             self.waiting[slot] = self.waiting_next[p.index()];
             debug_assert_eq!(self.parts[p].start, self.now);
+            let idle = !cold && self.idle(p);
             self.live_part[self.parts[p].vreg as usize] = p;
+            if idle {
+                self.set_stack(p);
+                continue;
+            }
             if cold || !self.try_free(p) {
                 if cold {
                     self.set_stack(p);
@@ -663,6 +668,52 @@ impl<'a> Scan<'a> {
         let d = self.r.def_inst[v];
         let at_def = d.is_valid() && x.start == self.layout.pos[d.index()] + 2;
         at_def || self.r.next_use(v, x.start) < at
+    }
+
+    /// Whether part `p` would gain nothing from a register: no operand
+    /// reads it, and its value reaches it from a slot (the part before it,
+    /// or at a block's start every edge into the block scanned so far,
+    /// which for a parameter brings the argument), so a register would
+    /// only be filled from a slot to be passed on by a branch; in its slot,
+    /// which a parameter may share with its argument ([`super::slots`]),
+    /// it costs nothing. Called before `p` becomes its value's live part.
+    fn idle(&self, p: PartId) -> bool {
+        let x = self.parts[p];
+        let v = x.vreg as usize;
+        if self.r.next_operand_use(v, x.start) < x.end {
+            return false;
+        }
+        if !self.layout.is_block_start(x.start) {
+            let q = self.live_part[v];
+            return q != PartId::NONE
+                && self.parts[q].loc == Loc::Stack
+                && self.parts[q].end >= x.start;
+        }
+        let b = self.f.block_of(self.layout.inst(x.start));
+        let param = self.f.block_params(b).iter().position(|q| q.index() == v);
+        let mut any = false;
+        for &pred in self.f.block_preds(b) {
+            let end = self.layout.span[pred.index()].1;
+            if end > x.start {
+                continue;
+            }
+            for (k, &s) in self.f.block_succs(pred).iter().enumerate() {
+                if s != b {
+                    continue;
+                }
+                let carried = param.map_or(v, |i| self.f.branch_args(pred, k)[i].index());
+                let q = self.live_part[carried];
+                if q == PartId::NONE {
+                    return false;
+                }
+                let y = self.parts[q];
+                if y.loc != Loc::Stack || y.start >= end || y.end < end {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any
     }
 
     /// No register is free: evict the active part whose next use is
