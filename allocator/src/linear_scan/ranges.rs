@@ -121,6 +121,16 @@ pub fn members<'a>(
 /// The end of a vreg not live in the walk so far.
 const DEAD: Pos = Pos::MAX;
 
+/// The first of the sorted positions `list[a..b]` at or after `from`
+/// (`Pos::MAX` if none).
+#[inline]
+fn first_from(list: &[Pos], (a, b): (u32, u32), from: Pos) -> Pos {
+    let u = &list[a as usize..b as usize];
+    u.get(u.partition_point(|&x| x < from))
+        .copied()
+        .unwrap_or(Pos::MAX)
+}
+
 impl Ranges {
     pub fn new(f: &Function, layout: &Layout) -> Ranges {
         let nv = f.num_vregs();
@@ -277,22 +287,14 @@ impl Ranges {
     /// The first read of `v` by an operand at or after `from`.
     #[inline]
     pub fn next_operand_use(&self, v: usize, from: Pos) -> Pos {
-        let (a, b) = self.op_uses_of[v];
-        let u = &self.op_uses[a as usize..b as usize];
-        u.get(u.partition_point(|&x| x < from))
-            .copied()
-            .unwrap_or(Pos::MAX)
+        first_from(&self.op_uses, self.op_uses_of[v], from)
     }
 
     /// The first read of `v` at or after `from`, a branch argument's
     /// included.
     #[inline]
     pub fn next_use(&self, v: usize, from: Pos) -> Pos {
-        let (a, b) = self.uses_of[v];
-        let u = &self.uses[a as usize..b as usize];
-        u.get(u.partition_point(|&x| x < from))
-            .copied()
-            .unwrap_or(Pos::MAX)
+        first_from(&self.uses, self.uses_of[v], from)
     }
 
     /// The first position from `from` on where both `a` (within the window
