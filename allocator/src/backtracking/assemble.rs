@@ -237,26 +237,20 @@ fn edge_moves(
         &mut in_start,
         &mut in_edges,
     );
-    // Which parameter of its block each value is, if any (a parameter is
-    // an ordinary value in the blocks it is live into).
-    let mut param_index = vec![u32::MAX; r.values.class.len()];
-    for b in f.blocks() {
-        for (x, p) in f.block_params(b).iter().enumerate() {
-            param_index[p.index()] = x as u32;
-        }
-    }
+    let params = f.param_positions();
     for v in 0..r.values.class.len() as u32 {
         for &(from, _, dst) in pieces.of(v) {
             let s = f.block_of(inst_of(from));
             if from != m(f.block_insts(s).first()) {
                 continue;
             }
-            let param = param_index[v as usize];
-            let param = match f.block_params(s).get(param as usize) {
-                Some(p) if p.index() == v as usize => param,
-                _ => u32::MAX,
+            // A parameter is an ordinary value in the blocks it is live
+            // into (copy values, numbered after the vregs, are none).
+            let param = match params.get(v as usize) {
+                Some(&(b, k)) if b == s => Some(k as usize),
+                _ => None,
             };
-            if param == u32::MAX && !live_in[s.index()].contains(v as usize) {
+            if param.is_none() && !live_in[s.index()].contains(v as usize) {
                 continue;
             }
             let (a, z) = (
@@ -267,11 +261,7 @@ fn edge_moves(
                 let (b, k) = edge_of[edge as usize];
                 // What the edge carries into `v`, and where the source
                 // block's last point holds it.
-                let carried = if param == u32::MAX {
-                    v
-                } else {
-                    f.branch_args(b, k)[param as usize].index() as u32
-                };
+                let carried = param.map_or(v, |x| f.branch_args(b, k)[x].index() as u32);
                 let src = pieces.at(carried, l(f.block_insts(b).last()));
                 if src.is_none() || src == dst {
                     continue;

@@ -206,6 +206,19 @@ impl Function {
         slice(&self.block_params, self.blocks[b.index()].params)
     }
 
+    /// Per vreg, the block it is a parameter of and its index among that
+    /// block's parameters; `(Block::INVALID, 0)` for the others. For passes
+    /// that follow a value across edges into the parameter it feeds.
+    pub fn param_positions(&self) -> Vec<(Block, u32)> {
+        let mut at = vec![(Block::INVALID, 0); self.num_vregs()];
+        for b in self.blocks() {
+            for (k, p) in self.block_params(b).iter().enumerate() {
+                at[p.index()] = (b, k as u32);
+            }
+        }
+        at
+    }
+
     /// The targets of the block's terminator when it is a branch, in order
     /// (with repetition if a block is targeted twice).
     #[inline]

@@ -44,7 +44,7 @@ pub fn assemble(
     mut scan: Scanned,
 ) -> Output {
     let nv = f.num_vregs();
-    let (slot, num_slots) = super::slots::assign(f, layout, r, &scan.spilled);
+    let (slot, num_slots) = super::slots::assign(f, layout, r, &mut scan.groups, &scan.spilled);
     let stack = |v: usize| Allocation::Stack(SpillSlot(slot[v]));
     let mut homes = Homes::new(&scan.parts, &scan.first_part);
     let mut allocs: Vec<Allocation> = scan

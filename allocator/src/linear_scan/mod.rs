@@ -9,7 +9,7 @@
 //!   use positions → `Ranges`;
 //! - [`scan`]: the walk that gives each interval [`part`] a register or its
 //!   spill slot, splitting at conflicts and at uses, evicting the part used
-//!   farthest ahead, and gives every operand its location ([`operands`]),
+//!   farthest ahead ([`place`]), and gives every operand its location ([`operands`]),
 //!   helped by the table of known conflicts ([`fixed`]), the hint groups
 //!   ([`groups`]) and the cold joins ([`cold`]) → `Scanned`;
 //! - [`homes`]: where each value lives over its life, as the parts left it;
@@ -39,6 +39,7 @@ mod homes;
 mod layout;
 mod operands;
 mod part;
+mod place;
 mod ranges;
 mod reused;
 mod scan;

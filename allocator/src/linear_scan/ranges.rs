@@ -35,6 +35,9 @@ pub struct Ranges {
     /// The instruction defining each vreg (`Inst::INVALID` for a block
     /// parameter).
     pub def_inst: Vec<Inst>,
+    /// Each block parameter's block and index there
+    /// ([`Function::param_positions`]).
+    pub params: Vec<(Block, u32)>,
     pub live_in: BlockSets,
 }
 
@@ -255,6 +258,7 @@ impl Ranges {
             op_uses_of,
             class,
             def_inst,
+            params: f.param_positions(),
             live_in,
         }
     }

@@ -25,10 +25,15 @@ const MAX_SHARED: usize = 64;
 
 /// The slot of every spilled vreg (`u32::MAX` for the others) and how many
 /// slots there are.
-pub fn assign(f: &Function, layout: &Layout, r: &Ranges, spilled: &[bool]) -> (Vec<u32>, u32) {
+pub fn assign(
+    f: &Function,
+    layout: &Layout,
+    r: &Ranges,
+    groups: &mut HintGroups,
+    spilled: &[bool],
+) -> (Vec<u32>, u32) {
     let nv = f.num_vregs();
     let mut slot = vec![u32::MAX; nv];
-    let mut groups = HintGroups::new(f);
     let root: Vec<u32> = (0..nv).map(|v| groups.find(v)).collect();
     let (start, members) = counting_sorted(
         nv,
@@ -36,13 +41,6 @@ pub fn assign(f: &Function, layout: &Layout, r: &Ranges, spilled: &[bool]) -> (V
         |v| spilled[v].then_some(root[v] as usize),
         |v| v as u32,
     );
-    // The parameter index of each vreg that is one, with its block.
-    let mut param = vec![(u32::MAX, 0u32); nv];
-    for b in f.blocks() {
-        for (i, p) in f.block_params(b).iter().enumerate() {
-            param[p.index()] = (b.index() as u32, i as u32);
-        }
-    }
     let mut count = 0u32;
     let mut open: Vec<(u32, Vec<u32>)> = Vec::new();
     for w in start.windows(2) {
@@ -52,7 +50,7 @@ pub fn assign(f: &Function, layout: &Layout, r: &Ranges, spilled: &[bool]) -> (V
             let shared = if k < MAX_SHARED {
                 open.iter_mut().find(|(_, held)| {
                     held.iter()
-                        .all(|&u| apart(f, layout, r, &param, v as usize, u as usize))
+                        .all(|&u| apart(f, layout, r, v as usize, u as usize))
                 })
             } else {
                 None
@@ -76,19 +74,12 @@ pub fn assign(f: &Function, layout: &Layout, r: &Ranges, spilled: &[bool]) -> (V
 }
 
 /// Whether `v` and `u` may share a slot (see the module documentation).
-fn apart(
-    f: &Function,
-    layout: &Layout,
-    r: &Ranges,
-    param: &[(u32, u32)],
-    v: usize,
-    u: usize,
-) -> bool {
+fn apart(f: &Function, layout: &Layout, r: &Ranges, v: usize, u: usize) -> bool {
     !overlap(r.of(v), r.of(u))
         && !def_write_meets(layout, r, v, u)
         && !def_write_meets(layout, r, u, v)
-        && !edge_write_meets(f, layout, r, param, v, u)
-        && !edge_write_meets(f, layout, r, param, u, v)
+        && !edge_write_meets(f, layout, r, v, u)
+        && !edge_write_meets(f, layout, r, u, v)
 }
 
 /// Whether `v`'s definition may write the slot where `u` is live: a def
@@ -120,19 +111,11 @@ fn overlap(a: &[(Pos, Pos)], b: &[(Pos, Pos)]) -> bool {
 /// Whether an edge move into parameter `p` may write the slot where `u`
 /// is live: at the end of a predecessor, over its branch, with `u` not the
 /// argument that edge passes.
-fn edge_write_meets(
-    f: &Function,
-    layout: &Layout,
-    r: &Ranges,
-    param: &[(u32, u32)],
-    p: usize,
-    u: usize,
-) -> bool {
-    let (b, i) = param[p];
-    if b == u32::MAX {
+fn edge_write_meets(f: &Function, layout: &Layout, r: &Ranges, p: usize, u: usize) -> bool {
+    let (b, i) = r.params[p];
+    if !b.is_valid() {
         return false;
     }
-    let b = crate::ir::index::Block::new(b as usize);
     f.block_preds(b).iter().any(|&pred| {
         let last = f.block_insts(pred).last();
         let (from, until) = (layout.pos[last.index()], layout.span[pred.index()].1);
