@@ -1,9 +1,10 @@
 //! Step 4 of the scan: where each part that starts at the current
-//! instruction goes. A part no operand reads, whose value arrives from a
-//! slot, stays in its slot; else it takes a register free for its whole
-//! life, or for a prefix of it that pays (the rest is split off and
-//! queued), or evicts the active part whose next use is farthest, or waits
-//! in its slot.
+//! instruction goes, parts an operand reads first. A part no operand reads,
+//! whose value arrives from a slot, stays in its slot; else it takes a
+//! register free for its whole life (its hint first: the register an edge
+//! pairs it with, or its parameter group's), or for a prefix of it that
+//! pays (the rest is split off and queued), or evicts the active part whose
+//! next use is farthest, or waits in its slot.
 
 use super::layout::Pos;
 use super::part::{Loc, PartId};
@@ -12,12 +13,25 @@ use crate::ir::index::{PReg, RegClass};
 use std::cmp::Reverse;
 
 impl Scan<'_> {
-    /// Step 4: allocates every queued part that starts here.
+    /// Step 4: allocates every queued part that starts here, those an
+    /// operand reads first: a part only passed on by branches gains least
+    /// from a register, so it must not take the one a read needs.
     pub(super) fn drain(&mut self, cold: bool) {
         let slot = self.now.slot();
+        let mut starting = std::mem::take(&mut self.starting);
+        starting.clear();
         while self.waiting[slot] != PartId::NONE {
             let p = self.waiting[slot];
             self.waiting[slot] = self.waiting_next[p.index()];
+            starting.push(p);
+        }
+        if starting.len() > 1 {
+            starting.sort_by_key(|&p| {
+                let x = self.parts[p];
+                self.r.next_operand_use(x.vreg as usize, x.start) >= x.end
+            });
+        }
+        for &p in &starting {
             debug_assert_eq!(self.parts[p].start, self.now);
             let idle = !cold && self.idle(p);
             self.live_part[self.parts[p].vreg as usize] = p;
@@ -33,6 +47,8 @@ impl Scan<'_> {
                 }
             }
         }
+        debug_assert_eq!(self.waiting[slot], PartId::NONE);
+        self.starting = starting;
     }
 
     /// The registers of class `c` unavailable to part `p` at the current
@@ -98,9 +114,84 @@ impl Scan<'_> {
         self.first_fixed_conflict(r, p, until)
     }
 
+    /// The register `v` should take, if any: the one it last had (or a
+    /// `fixed` use it was split for asked), else the one an edge already
+    /// scanned pairs it with ([`Scan::edge_hint`]), else its parameter
+    /// group's.
     pub(super) fn hint_of(&mut self, v: usize) -> Option<PReg> {
-        let group = self.groups.reg(v);
-        self.hint[v].or(group)
+        if let Some(h) = self.hint[v].or_else(|| self.edge_hint(v)) {
+            return Some(h);
+        }
+        self.groups.reg(v)
+    }
+
+    /// The register an edge whose both ends are scanned, or will be by the
+    /// time `v` is written, pairs `v` with, so that the edge needs no move:
+    /// - `v` is a back edge's argument (its target laid out no later than
+    ///   its source) whose parameter began in a register: that register;
+    /// - `v` is a parameter of the block starting here: the register its
+    ///   argument holds at the branch of the first predecessor already
+    ///   scanned that has it in one (a few looked at, for a switch's
+    ///   thousands).
+    ///
+    /// A group's register is one for all its members; a value passed to
+    /// two parameters, or parameters permuted around a loop, need the
+    /// edge's own.
+    fn edge_hint(&self, v: usize) -> Option<PReg> {
+        const LOOKED_AT: usize = 8;
+        let back = self.back_param[v];
+        if back != u32::MAX {
+            // A parameter never read has no part.
+            let q = self.first_part[back as usize];
+            if q != PartId::NONE {
+                if let Loc::Reg(r) = self.parts[q].loc {
+                    return Some(r);
+                }
+            }
+        }
+        let (b, k) = self.r.params[v];
+        if !b.is_valid() || self.layout.span[b.index()].0 != self.now {
+            return None;
+        }
+        let mut looked = 0;
+        for &pred in self.f.block_preds(b) {
+            let end = self.layout.span[pred.index()].1;
+            if end > self.now {
+                continue;
+            }
+            let t = self.f.block_succs(pred).iter().position(|&s| s == b)?;
+            let arg = self.f.branch_args(pred, t)[k as usize].index();
+            if let Some(Loc::Reg(r)) = self.loc_at(arg, end - 2) {
+                return Some(r);
+            }
+            looked += 1;
+            if looked == LOOKED_AT {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Where vreg `v`'s part covering `pos` lives, if one does: from its
+    /// live part when that starts early enough, else from its first.
+    fn loc_at(&self, v: usize, pos: Pos) -> Option<Loc> {
+        let live = self.live_part[v];
+        let mut q = if live != PartId::NONE && self.parts[live].start <= pos {
+            live
+        } else {
+            self.first_part[v]
+        };
+        while q != PartId::NONE {
+            let x = self.parts[q];
+            if x.start > pos {
+                return None;
+            }
+            if pos < x.end {
+                return Some(x.loc);
+            }
+            q = x.next;
+        }
+        None
     }
 
     /// How long each register of part `p`'s class stays free for it, by
@@ -207,7 +298,7 @@ impl Scan<'_> {
     /// register would have to be filled (from the slot, or by an edge that
     /// could fill the slot) and emptied again for nothing, and a loop the
     /// prefix spans would refill it on every back edge.
-    fn prefix_pays(&self, p: PartId, at: Pos) -> bool {
+    pub(super) fn prefix_pays(&self, p: PartId, at: Pos) -> bool {
         let x = self.parts[p];
         let v = x.vreg as usize;
         let d = self.r.def_inst[v];

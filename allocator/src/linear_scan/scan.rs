@@ -15,9 +15,11 @@
 //! 3. a value waiting in its slot that the instruction needs in a register
 //!    is split there, so its next piece can compete for a register
 //!    (splitting at use positions);
-//! 4. parts starting here get a register free for their whole life, or for
-//!    a prefix of it (the rest is split off and queued), or evict the active
-//!    part whose next use is farthest, or go to their slot;
+//! 4. parts starting here, those an operand reads first, get a register
+//!    free for their whole life, or for a prefix of it (the rest is split
+//!    off and queued), or evict the active part whose next use is farthest,
+//!    or go to their slot; an evicted part that no operand read since it
+//!    started goes to its slot whole;
 //! 5. the instruction itself (the "interesting instructions" queue of the
 //!    MoarVM allocator: every instruction is visited, defs or not): its
 //!    register operands get registers all at once with the exact search of
@@ -120,6 +122,9 @@ pub struct Scan<'a> {
     pub(super) alloc_mask: [u64; 3],
     pub(super) cold: Vec<bool>,
     pub(super) hint: Vec<Option<PReg>>,
+    /// Per vreg: a parameter it is passed to on a back edge (whose target
+    /// is laid out no later than its source), or `u32::MAX`.
+    pub(super) back_param: Vec<u32>,
     /// Vregs joined by block parameters, and the register each group got
     /// first: members prefer it.
     pub(super) groups: HintGroups,
@@ -143,6 +148,9 @@ pub struct Scan<'a> {
     pub(super) aliases: Vec<(usize, usize)>,
     pub(super) reused: Vec<u32>,
     pub(super) victims: Vec<PartId>,
+    /// The parts starting at the current instruction, in the order step 4
+    /// allocates them.
+    pub(super) starting: Vec<PartId>,
     pub(super) part_limit: usize,
     /// Per linear slot, per class: every register an operand or a value
     /// holds at the instruction (a superset of what is live at either of
@@ -209,6 +217,7 @@ impl<'a> Scan<'a> {
             alloc_mask,
             cold: cold_blocks(f, &alloc_mask)?,
             hint: vec![None; nv],
+            back_param: back_params(f, layout),
             groups: HintGroups::new(f),
             allocs: vec![Allocation::None; f.num_operands()],
             spilled: vec![false; nv],
@@ -224,6 +233,7 @@ impl<'a> Scan<'a> {
             aliases: Vec::new(),
             reused: Vec::new(),
             victims: Vec::new(),
+            starting: Vec::new(),
             part_limit,
             busy: Vec::with_capacity(layout.inst_at.len()),
             held: Vec::with_capacity(layout.inst_at.len()),
@@ -396,7 +406,13 @@ impl<'a> Scan<'a> {
     }
 
     /// Takes active part `p` out of its register from `self.now` on: the
-    /// rest goes to the spill slot (`to_stack`) or back to the queue.
+    /// rest goes to the spill slot (`to_stack`) or back to the queue. When
+    /// the register held it for nothing (no read since it started, this
+    /// instruction's included, and it did not start at its definition: see
+    /// [`Scan::prefix_pays`]),
+    /// the part is in its slot from its start: the register would only
+    /// have been filled to be emptied here, and where the part starts at a
+    /// loop's header, refilled by every back edge.
     pub(super) fn evict(&mut self, p: PartId, to_stack: bool) {
         let k = self.active.iter().position(|&a| a == p).unwrap();
         self.active.swap_remove(k);
@@ -406,6 +422,14 @@ impl<'a> Scan<'a> {
         let rest = if self.parts[p].start >= self.now {
             self.parts[p].loc = Loc::Unassigned;
             Some(p)
+        } else if !self.prefix_pays(p, self.now + 2) {
+            let rest = if to_stack {
+                None
+            } else {
+                self.split(p, self.now)
+            };
+            self.set_stack(p);
+            rest
         } else {
             self.split(p, self.now)
         };
@@ -489,6 +513,27 @@ impl<'a> Scan<'a> {
         }
         occ
     }
+}
+
+/// Per vreg, the first parameter it is passed to on a back edge in
+/// `layout`'s order (`u32::MAX` for none): by the time the argument is
+/// written, the parameter has its register.
+fn back_params(f: &Function, layout: &Layout) -> Vec<u32> {
+    let mut back = vec![u32::MAX; f.num_vregs()];
+    for b in f.blocks() {
+        for (t, &s) in f.block_succs(b).iter().enumerate() {
+            if layout.span[s.index()].0 > layout.span[b.index()].0 {
+                continue;
+            }
+            for (a, p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                let x = &mut back[a.index()];
+                if *x == u32::MAX && a != p {
+                    *x = p.index() as u32;
+                }
+            }
+        }
+    }
+    back
 }
 
 #[cfg(test)]
