@@ -11,16 +11,20 @@
 //!   spill slot, splitting at conflicts and at uses, evicting the part used
 //!   farthest ahead ([`place`]), and gives every operand its location ([`operands`]),
 //!   helped by the table of known conflicts ([`fixed`]), the hint groups
-//!   ([`groups`]) and the cold joins ([`cold`]) → `Scanned`;
+//!   ([`groups`]), what each value is known ahead to want ([`hints`]) and
+//!   the cold joins ([`cold`]) → `Scanned`;
 //! - [`homes`]: where each value lives over its life, as the parts left it;
 //! - [`assemble`]: spill slots ([`slots`]: shared by the members of a
 //!   hint group whose lives do not meet), spill stores at definitions, moves
 //!   between parts, operand copies and edge moves, through the shared
 //!   parallel move resolver → `Output`.
 //!
-//! Values joined through block parameters form a union-find group that
-//! prefers the register its first member got, so a parameter and its
-//! arguments usually share a register and the edge needs no move. A `reuse`
+//! A parameter prefers the register its argument holds at the end of a
+//! predecessor already scanned, a value passed back to a loop header the
+//! register of the parameter it is passed to, and a value with a `fixed`
+//! read that read's register, each saving the move an edge or the read
+//! would need. Failing those, values joined through block parameters form
+//! a union-find group that prefers the register its first member got. A `reuse`
 //! pair (x86's `a = a + b`) gets its own register (or the def's slot),
 //! filled with a copy of the input unless the input dies there and already
 //! sits in a suitable register.
@@ -35,6 +39,7 @@ mod assemble;
 mod cold;
 mod fixed;
 mod groups;
+mod hints;
 mod homes;
 mod layout;
 mod operands;

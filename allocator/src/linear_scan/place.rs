@@ -116,10 +116,13 @@ impl Scan<'_> {
 
     /// The register `v` should take, if any: the one it last had (or a
     /// `fixed` use it was split for asked), else the one an edge already
-    /// scanned pairs it with ([`Scan::edge_hint`]), else its parameter
-    /// group's.
+    /// scanned pairs it with ([`Scan::edge_hint`]), else its first `fixed`
+    /// read's, else its parameter group's.
     pub(super) fn hint_of(&mut self, v: usize) -> Option<PReg> {
-        if let Some(h) = self.hint[v].or_else(|| self.edge_hint(v)) {
+        if let Some(h) = self.hint[v]
+            .or_else(|| self.edge_hint(v))
+            .or(self.ahead.fixed_use[v])
+        {
             return Some(h);
         }
         self.groups.reg(v)
@@ -139,7 +142,7 @@ impl Scan<'_> {
     /// edge's own.
     fn edge_hint(&self, v: usize) -> Option<PReg> {
         const LOOKED_AT: usize = 8;
-        let back = self.back_param[v];
+        let back = self.ahead.back_param[v];
         if back != u32::MAX {
             // A parameter never read has no part.
             let q = self.first_part[back as usize];
@@ -303,7 +306,7 @@ impl Scan<'_> {
         let v = x.vreg as usize;
         let d = self.r.def_inst[v];
         let at_def = d.is_valid() && x.start == self.layout.pos[d.index()] + 2;
-        at_def || self.r.next_use(v, x.start) < at
+        at_def || (self.r.next_use(v, x.start) < at && self.r.next_operand_use(v, x.start) < x.end)
     }
 
     /// Whether part `p` would gain nothing from a register: no operand

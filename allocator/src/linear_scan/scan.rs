@@ -41,6 +41,7 @@
 use super::cold::cold_blocks;
 use super::fixed::FixedConflicts;
 use super::groups::HintGroups;
+use super::hints::Ahead;
 use super::layout::{Layout, Pos};
 use super::part::{Loc, Part, PartId, Parts};
 use super::ranges::Ranges;
@@ -122,9 +123,8 @@ pub struct Scan<'a> {
     pub(super) alloc_mask: [u64; 3],
     pub(super) cold: Vec<bool>,
     pub(super) hint: Vec<Option<PReg>>,
-    /// Per vreg: a parameter it is passed to on a back edge (whose target
-    /// is laid out no later than its source), or `u32::MAX`.
-    pub(super) back_param: Vec<u32>,
+    /// Per vreg, what it is known ahead to want (see [`Ahead`]).
+    pub(super) ahead: Ahead,
     /// Vregs joined by block parameters, and the register each group got
     /// first: members prefer it.
     pub(super) groups: HintGroups,
@@ -217,7 +217,7 @@ impl<'a> Scan<'a> {
             alloc_mask,
             cold: cold_blocks(f, &alloc_mask)?,
             hint: vec![None; nv],
-            back_param: back_params(f, layout),
+            ahead: Ahead::new(f, layout, &alloc_mask),
             groups: HintGroups::new(f),
             allocs: vec![Allocation::None; f.num_operands()],
             spilled: vec![false; nv],
@@ -513,27 +513,6 @@ impl<'a> Scan<'a> {
         }
         occ
     }
-}
-
-/// Per vreg, the first parameter it is passed to on a back edge in
-/// `layout`'s order (`u32::MAX` for none): by the time the argument is
-/// written, the parameter has its register.
-fn back_params(f: &Function, layout: &Layout) -> Vec<u32> {
-    let mut back = vec![u32::MAX; f.num_vregs()];
-    for b in f.blocks() {
-        for (t, &s) in f.block_succs(b).iter().enumerate() {
-            if layout.span[s.index()].0 > layout.span[b.index()].0 {
-                continue;
-            }
-            for (a, p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                let x = &mut back[a.index()];
-                if *x == u32::MAX && a != p {
-                    *x = p.index() as u32;
-                }
-            }
-        }
-    }
-    back
 }
 
 #[cfg(test)]
