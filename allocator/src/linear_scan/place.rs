@@ -9,7 +9,7 @@
 use super::layout::Pos;
 use super::part::{Loc, PartId};
 use super::scan::Scan;
-use crate::ir::index::{PReg, RegClass};
+use crate::ir::index::{Inst, PReg, RegClass};
 use std::cmp::Reverse;
 
 impl Scan<'_> {
@@ -356,6 +356,45 @@ impl Scan<'_> {
             }
         }
         any
+    }
+
+    /// Step 2 at the start of a block that is not cold, at its first
+    /// instruction `i`: an active part that no operand reads in this block,
+    /// whose value every edge into the block scanned so far brings from its
+    /// slot (a few predecessors looked at, and one at least), goes to its
+    /// slot here. Held in a register, it would cost a reload on each of
+    /// those edges, where a read later on reloads it once; a value that a
+    /// loop reloaded for its own reads no longer carries that register
+    /// into the blocks laid out after the loop.
+    pub(super) fn leave_unread_at_join(&mut self, i: Inst) {
+        const LOOKED_AT: usize = 8;
+        let b = self.f.block_of(i);
+        let preds = self.f.block_preds(b);
+        if preds.is_empty() || preds.len() > LOOKED_AT {
+            return;
+        }
+        let block_end = self.layout.span[b.index()].1;
+        self.victims.clear();
+        for &p in &self.active {
+            let x = self.parts[p];
+            let v = x.vreg as usize;
+            if x.start >= self.now || self.r.next_operand_use(v, self.now) < block_end.min(x.end) {
+                continue;
+            }
+            let mut scanned = preds
+                .iter()
+                .map(|pred| self.layout.span[pred.index()].1)
+                .filter(|&end| end <= self.now)
+                .peekable();
+            if scanned.peek().is_some()
+                && scanned.all(|end| self.loc_at(v, end - 2) == Some(Loc::Stack))
+            {
+                self.victims.push(p);
+            }
+        }
+        for k in 0..self.victims.len() {
+            self.evict(self.victims[k], true);
+        }
     }
 
     /// No register is free: evict the active part whose next use is

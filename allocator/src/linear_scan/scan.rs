@@ -11,7 +11,9 @@
 //! At each instruction, in this order:
 //! 1. parts that end or enter a hole leave the active set;
 //! 2. at the top of a *cold* join (see [`super::cold`]) every live part
-//!    moves to its spill slot;
+//!    moves to its spill slot; at the top of another block, a part that no
+//!    operand reads in the block and that every edge scanned into it brings
+//!    from its slot does;
 //! 3. a value waiting in its slot that the instruction needs in a register
 //!    is split there, so its next piece can compete for a register
 //!    (splitting at use positions);
@@ -284,6 +286,9 @@ impl<'a> Scan<'a> {
                 self.evict(self.victims[k], true);
             }
         } else {
+            if self.layout.is_block_start(now) {
+                self.leave_unread_at_join(i);
+            }
             self.split_at_uses(i);
         }
         self.drain(cold);
