@@ -2,14 +2,15 @@
 //! instruction goes, parts an operand reads first. A part no operand reads,
 //! whose value arrives from a slot, stays in its slot; else it takes a
 //! register free for its whole life (its hint first: the register an edge
-//! pairs it with, or its parameter group's), or for a prefix of it that
+//! pairs it with, its first `fixed` read's, or its parameter group's), or
+//! for a prefix of it that
 //! pays (the rest is split off and queued), or evicts the active part whose
 //! next use is farthest, or waits in its slot.
 
 use super::layout::Pos;
 use super::part::{Loc, PartId};
 use super::scan::Scan;
-use crate::ir::index::{Inst, PReg, RegClass};
+use crate::ir::index::{PReg, RegClass};
 use std::cmp::Reverse;
 
 impl Scan<'_> {
@@ -175,28 +176,6 @@ impl Scan<'_> {
         None
     }
 
-    /// Where vreg `v`'s part covering `pos` lives, if one does: from its
-    /// live part when that starts early enough, else from its first.
-    fn loc_at(&self, v: usize, pos: Pos) -> Option<Loc> {
-        let live = self.live_part[v];
-        let mut q = if live != PartId::NONE && self.parts[live].start <= pos {
-            live
-        } else {
-            self.first_part[v]
-        };
-        while q != PartId::NONE {
-            let x = self.parts[q];
-            if x.start > pos {
-                return None;
-            }
-            if pos < x.end {
-                return Some(x.loc);
-            }
-            q = x.next;
-        }
-        None
-    }
-
     /// How long each register of part `p`'s class stays free for it, by
     /// hardware number, leaving out the known conflicts of
     /// [`Scan::first_fixed_conflict`] (an upper bound): one pass over the
@@ -300,7 +279,9 @@ impl Scan<'_> {
     /// before `at` and the part does not begin with its definition: the
     /// register would have to be filled (from the slot, or by an edge that
     /// could fill the slot) and emptied again for nothing, and a loop the
-    /// prefix spans would refill it on every back edge.
+    /// prefix spans would refill it on every back edge. Nor when no operand
+    /// reads the part at all: a branch passing it on from the register
+    /// saves one move, while the other edges pay to refill it.
     pub(super) fn prefix_pays(&self, p: PartId, at: Pos) -> bool {
         let x = self.parts[p];
         let v = x.vreg as usize;
@@ -356,45 +337,6 @@ impl Scan<'_> {
             }
         }
         any
-    }
-
-    /// Step 2 at the start of a block that is not cold, at its first
-    /// instruction `i`: an active part that no operand reads in this block,
-    /// whose value every edge into the block scanned so far brings from its
-    /// slot (a few predecessors looked at, and one at least), goes to its
-    /// slot here. Held in a register, it would cost a reload on each of
-    /// those edges, where a read later on reloads it once; a value that a
-    /// loop reloaded for its own reads no longer carries that register
-    /// into the blocks laid out after the loop.
-    pub(super) fn leave_unread_at_join(&mut self, i: Inst) {
-        const LOOKED_AT: usize = 8;
-        let b = self.f.block_of(i);
-        let preds = self.f.block_preds(b);
-        if preds.is_empty() || preds.len() > LOOKED_AT {
-            return;
-        }
-        let block_end = self.layout.span[b.index()].1;
-        self.victims.clear();
-        for &p in &self.active {
-            let x = self.parts[p];
-            let v = x.vreg as usize;
-            if x.start >= self.now || self.r.next_operand_use(v, self.now) < block_end.min(x.end) {
-                continue;
-            }
-            let mut scanned = preds
-                .iter()
-                .map(|pred| self.layout.span[pred.index()].1)
-                .filter(|&end| end <= self.now)
-                .peekable();
-            if scanned.peek().is_some()
-                && scanned.all(|end| self.loc_at(v, end - 2) == Some(Loc::Stack))
-            {
-                self.victims.push(p);
-            }
-        }
-        for k in 0..self.victims.len() {
-            self.evict(self.victims[k], true);
-        }
     }
 
     /// No register is free: evict the active part whose next use is

@@ -414,10 +414,9 @@ impl<'a> Scan<'a> {
     /// rest goes to the spill slot (`to_stack`) or back to the queue. When
     /// the register held it for nothing (no read since it started, this
     /// instruction's included, and it did not start at its definition: see
-    /// [`Scan::prefix_pays`]),
-    /// the part is in its slot from its start: the register would only
-    /// have been filled to be emptied here, and where the part starts at a
-    /// loop's header, refilled by every back edge.
+    /// [`Scan::prefix_pays`]), the part is in its slot from its start: the
+    /// register would only have been filled to be emptied here, and where
+    /// the part starts at a loop's header, refilled by every back edge.
     pub(super) fn evict(&mut self, p: PartId, to_stack: bool) {
         let k = self.active.iter().position(|&a| a == p).unwrap();
         self.active.swap_remove(k);
@@ -489,6 +488,67 @@ impl<'a> Scan<'a> {
                 }
             }
         }
+    }
+
+    /// Step 2 at the start of a block that is not cold, at its first
+    /// instruction `i`: an active part that no operand reads in this block,
+    /// whose value every edge into the block scanned so far brings from its
+    /// slot (a few predecessors looked at, and one at least), goes to its
+    /// slot here. Held in a register, it would cost a reload on each of
+    /// those edges, where a read later on reloads it once; a value that a
+    /// loop reloaded for its own reads no longer carries that register
+    /// into the blocks laid out after the loop.
+    fn leave_unread_at_join(&mut self, i: Inst) {
+        const LOOKED_AT: usize = 8;
+        let b = self.f.block_of(i);
+        let preds = self.f.block_preds(b);
+        if preds.is_empty() || preds.len() > LOOKED_AT {
+            return;
+        }
+        let block_end = self.layout.span[b.index()].1;
+        self.victims.clear();
+        for &p in &self.active {
+            let x = self.parts[p];
+            let v = x.vreg as usize;
+            if x.start >= self.now || self.r.next_operand_use(v, self.now) < block_end.min(x.end) {
+                continue;
+            }
+            let mut scanned = preds
+                .iter()
+                .map(|pred| self.layout.span[pred.index()].1)
+                .filter(|&end| end <= self.now)
+                .peekable();
+            if scanned.peek().is_some()
+                && scanned.all(|end| self.loc_at(v, end - 2) == Some(Loc::Stack))
+            {
+                self.victims.push(p);
+            }
+        }
+        for k in 0..self.victims.len() {
+            self.evict(self.victims[k], true);
+        }
+    }
+
+    /// Where vreg `v`'s part covering `pos` lives, if one does: from its
+    /// live part when that starts early enough, else from its first.
+    pub(super) fn loc_at(&self, v: usize, pos: Pos) -> Option<Loc> {
+        let live = self.live_part[v];
+        let mut q = if live != PartId::NONE && self.parts[live].start <= pos {
+            live
+        } else {
+            self.first_part[v]
+        };
+        while q != PartId::NONE {
+            let x = self.parts[q];
+            if x.start > pos {
+                return None;
+            }
+            if pos < x.end {
+                return Some(x.loc);
+            }
+            q = x.next;
+        }
+        None
     }
 
     /// Queues part `t` for allocation where it starts.
