@@ -9,7 +9,7 @@
 
 use super::layout::Pos;
 use super::part::{Loc, PartId};
-use super::scan::Scan;
+use super::scan::{Scan, PREDS_LOOKED_AT};
 use crate::ir::index::{PReg, RegClass};
 use std::cmp::Reverse;
 
@@ -142,7 +142,6 @@ impl Scan<'_> {
     /// two parameters, or parameters permuted around a loop, need the
     /// edge's own.
     fn edge_hint(&self, v: usize) -> Option<PReg> {
-        const LOOKED_AT: usize = 8;
         let back = self.ahead.back_param[v];
         if back != u32::MAX {
             // A parameter never read has no part.
@@ -169,7 +168,7 @@ impl Scan<'_> {
                 return Some(r);
             }
             looked += 1;
-            if looked == LOOKED_AT {
+            if looked == PREDS_LOOKED_AT {
                 break;
             }
         }

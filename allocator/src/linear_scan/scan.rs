@@ -54,11 +54,17 @@ use crate::ir::index::{Inst, PReg, RegClass};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{OperandConstraint, OperandPos};
 use crate::ir::output::Allocation;
+use smallvec::SmallVec;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// A position no part reaches: the wake of a part not yet asleep.
 const NEVER: Pos = Pos::MAX;
+
+/// How many predecessors of a block the scan looks at when it asks where
+/// the edges into the block bring a value: a few, for a switch's
+/// thousands.
+pub(super) const PREDS_LOOKED_AT: usize = 8;
 
 /// What the scan hands to `assemble`: every part with its home, every
 /// operand's location, and which registers each instruction leaves free.
@@ -499,10 +505,18 @@ impl<'a> Scan<'a> {
     /// loop reloaded for its own reads no longer carries that register
     /// into the blocks laid out after the loop.
     fn leave_unread_at_join(&mut self, i: Inst) {
-        const LOOKED_AT: usize = 8;
         let b = self.f.block_of(i);
         let preds = self.f.block_preds(b);
-        if preds.is_empty() || preds.len() > LOOKED_AT {
+        if preds.len() > PREDS_LOOKED_AT {
+            return;
+        }
+        // Where each predecessor already scanned ends.
+        let ends: SmallVec<[Pos; PREDS_LOOKED_AT]> = preds
+            .iter()
+            .map(|pred| self.layout.span[pred.index()].1)
+            .filter(|&end| end <= self.now)
+            .collect();
+        if ends.is_empty() {
             return;
         }
         let block_end = self.layout.span[b.index()].1;
@@ -513,13 +527,9 @@ impl<'a> Scan<'a> {
             if x.start >= self.now || self.r.next_operand_use(v, self.now) < block_end.min(x.end) {
                 continue;
             }
-            let mut scanned = preds
+            if ends
                 .iter()
-                .map(|pred| self.layout.span[pred.index()].1)
-                .filter(|&end| end <= self.now)
-                .peekable();
-            if scanned.peek().is_some()
-                && scanned.all(|end| self.loc_at(v, end - 2) == Some(Loc::Stack))
+                .all(|&end| self.loc_at(v, end - 2) == Some(Loc::Stack))
             {
                 self.victims.push(p);
             }
