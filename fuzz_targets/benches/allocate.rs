@@ -31,8 +31,10 @@ use std::time::Instant;
 
 /// Heap bytes held, counted by the bench's global allocator, so that each
 /// allocator's (and the checker's) peak on a function can be reported
-/// beside ion's. The bench is single-threaded; the counting costs every
-/// allocation alike.
+/// beside ion's. The bench is single-threaded, so the counters are plain
+/// loads and stores (an atomic read-modify-write on every allocation and
+/// free would cost an allocator in proportion to how often it allocates,
+/// which a compiler's allocator does not pay).
 mod heap {
     use std::alloc::{GlobalAlloc, Layout, System};
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -43,10 +45,15 @@ mod heap {
     static PEAK: AtomicUsize = AtomicUsize::new(0);
 
     fn grew(n: usize) {
-        let now = NOW.fetch_add(n, Relaxed) + n;
+        let now = NOW.load(Relaxed) + n;
+        NOW.store(now, Relaxed);
         if now > PEAK.load(Relaxed) {
             PEAK.store(now, Relaxed);
         }
+    }
+
+    fn shrank(n: usize) {
+        NOW.store(NOW.load(Relaxed).wrapping_sub(n), Relaxed);
     }
 
     // SAFETY: every call is passed on to `System` unchanged; the counters
@@ -68,12 +75,12 @@ mod heap {
         }
         unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
             unsafe { System.dealloc(p, l) };
-            NOW.fetch_sub(l.size(), Relaxed);
+            shrank(l.size());
         }
         unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
             let q = unsafe { System.realloc(p, l, new) };
             if !q.is_null() {
-                NOW.fetch_sub(l.size(), Relaxed);
+                shrank(l.size());
                 grew(new);
             }
             q
@@ -398,6 +405,7 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
     let mut entry = checker::regalloc2::Ra2Checker::default();
     let mut core = checker::Checker::default();
     let (mut te, mut tc, mut ti) = (f64::MAX, f64::MAX, f64::MAX);
+    let (mut tr, mut tv) = (f64::MAX, f64::MAX);
     let per_inst = |t: Instant| t.elapsed().as_nanos() as f64 / insts.max(1) as f64;
     for _ in 0..sized(9) {
         let t = Instant::now();
@@ -416,6 +424,21 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
             std::hint::black_box(core.check(&c.func, &c.machine, out));
         }
         tc = tc.min(per_inst(t));
+        let t = Instant::now();
+        for (&k, out) in sel.iter().zip(&outs) {
+            let (f, env) = &fair.prepared[k];
+            let g = checker::regalloc2::function(f).expect("ion's function reads");
+            let m = checker::regalloc2::machine(env, f).expect("ion's machine reads");
+            std::hint::black_box(checker::regalloc2::output(&g, out));
+            std::hint::black_box(m);
+        }
+        tr = tr.min(per_inst(t));
+        let t = Instant::now();
+        for &k in &sel {
+            let c = &fair.cases[k];
+            std::hint::black_box(allocator::ir::validate::validate(&c.func, &c.machine));
+        }
+        tv = tv.min(per_inst(t));
         ti = ti.min(fair.round(&sel));
     }
     let peak_checker = sel
@@ -435,9 +458,11 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
         worst: None,
     };
     println!(
-        "  checker on ion's allocations vs ion: time {:.3}x ({te:.0} / {ti:.0} ns/inst; the check alone on our IR {:.3}x, {tc:.0}), peak heap {:.1} / {:.1} MB",
+        "  checker on ion's allocations vs ion: time {:.3}x ({te:.0} / {ti:.0} ns/inst; the check alone on our IR {:.3}x, {tc:.0}; reading {:.3}x, {tr:.0}; validating {:.3}x, {tv:.0}), peak heap {:.1} / {:.1} MB",
         v.time,
         tc / ti,
+        tr / ti,
+        tv / ti,
         mb(v.peak.0),
         mb(v.peak.1)
     );
