@@ -62,6 +62,11 @@ impl std::error::Error for Rejection {}
 #[derive(Default)]
 pub struct Ra2Checker {
     checker: Checker,
+    /// The last function and output read, whose storage the next reuses.
+    func: Function,
+    out: Output,
+    /// Scratch of the vreg renumbering.
+    dense: Vec<u32>,
 }
 
 impl Ra2Checker {
@@ -72,15 +77,20 @@ impl Ra2Checker {
         env: &ra2::MachineEnv,
         out: &ra2::Output,
     ) -> Result<(), Rejection> {
-        let f = function(func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        let storage = FunctionBuilder::reusing(std::mem::take(&mut self.func));
+        let f = read_function(func, storage, &mut self.dense)
+            .map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        self.func = f;
+        let f = &self.func;
         let env = machine(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
-        let invalid = allocator::ir::validate::validate(&f, &env);
+        let invalid = allocator::ir::validate::validate(f, &env);
         if !invalid.is_empty() {
             return Err(Rejection::Unjudgeable(
                 invalid.iter().map(|e| e.message.clone()).collect(),
             ));
         }
-        let errs = self.checker.check(&f, &env, &output(&f, out));
+        read_output(f, out, &mut self.out);
+        let errs = self.checker.check(f, &env, &self.out);
         if errs.is_empty() {
             Ok(())
         } else {
@@ -163,67 +173,51 @@ fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
     Ok(Operand::new(v, kind, pos, c))
 }
 
-/// Dense vreg numbers for `func`, in the order of regalloc2's own: for
-/// each of its vreg indices, the number of indices below it that the
-/// function mentions. Our IR numbers vregs from 0 without gaps; Cranelift's
-/// start at 192, above the indices it once pinned to registers.
-fn dense_vregs<F: ra2::Function + ?Sized>(func: &F) -> Result<Vec<u32>, String> {
-    let n = func.num_vregs();
-    let mut dense = vec![0u32; n + 1];
-    let mut note = |v: ra2::VReg| {
-        if v.vreg() >= n {
-            return Err(format!("{v:?} is not below num_vregs ({n})"));
-        }
-        dense[v.vreg() + 1] = 1;
-        Ok(())
-    };
-    for k in 0..func.num_blocks() {
-        let block = ra2::Block::new(k);
-        func.block_params(block).iter().try_for_each(|&v| note(v))?;
-        for i in func.block_insns(block).iter() {
-            for &op in func.inst_operands(i) {
-                if op.as_fixed_nonallocatable().is_none() {
-                    note(op.vreg())?;
-                }
-            }
-            if func.is_branch(i) {
-                for t in 0..func.block_succs(block).len() {
-                    func.branch_blockparams(block, i, t)
-                        .iter()
-                        .try_for_each(|&v| note(v))?;
-                }
-            }
-        }
-    }
-    for k in 1..=n {
-        dense[k] += dense[k - 1];
-    }
-    dense.pop();
-    Ok(dense)
-}
-
 /// `func` in our IR: blocks, instructions and operands keep their
 /// indices; vregs are numbered densely, in their order. `Err` when it
 /// cannot be: its entry is not block 0, its blocks do not hold its
 /// instructions in order, or a vreg is not below `num_vregs`.
 pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
+    read_function(func, FunctionBuilder::new(), &mut Vec::new())
+}
+
+/// [`function`], built into `b` (which may reuse an earlier function's
+/// storage), with `dense` as scratch. One walk of `func`: the function is
+/// built with regalloc2's vreg numbers, noting each one mentioned, and then
+/// renumbered: each index becomes the number of mentioned indices below it,
+/// so that our IR's vregs are dense from 0 in regalloc2's order (Cranelift's
+/// start at 192, above the indices it once pinned to registers).
+fn read_function<F: ra2::Function + ?Sized>(
+    func: &F,
+    mut b: FunctionBuilder,
+    dense: &mut Vec<u32>,
+) -> Result<Function, String> {
     if func.entry_block().index() != 0 {
         return Err(format!(
             "the entry block is block{}, not block0",
             func.entry_block().index()
         ));
     }
-    let dense = dense_vregs(func)?;
-    let vreg = |v: ra2::VReg| VReg::new(dense[v.vreg()] as usize, class(v.class()));
-    let mut b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
-    let mut params = Vec::new();
-    let mut args = Vec::new();
+    let n = func.num_vregs();
+    dense.clear();
+    dense.resize(n + 1, 0);
+    // Our vreg for regalloc2's `v`, under its own number for now.
+    let mut raw = |v: ra2::VReg| {
+        if v.vreg() >= n {
+            return Err(format!("{v:?} is not below num_vregs ({n})"));
+        }
+        dense[v.vreg() + 1] = 1;
+        Ok(VReg::new(v.vreg(), class(v.class())))
+    };
+    let mut list = Vec::new();
     let mut next = 0;
     for k in 0..func.num_blocks() {
         let block = ra2::Block::new(k);
-        params.clear();
-        params.extend(func.block_params(block).iter().map(|&v| vreg(v)));
-        b.block(&params);
+        list.clear();
+        for &v in func.block_params(block) {
+            list.push(raw(v)?);
+        }
+        b.block(&list);
         let insts = func.block_insns(block);
         if insts.len() == 0 {
             return Err(format!("block{k} has no instruction"));
@@ -239,7 +233,7 @@ pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String>
             for &op in func.inst_operands(i) {
                 b.push_operand(match op.as_fixed_nonallocatable() {
                     Some(_) => operand(op)?,
-                    None => operand_of(op, vreg(op.vreg()))?,
+                    None => operand_of(op, raw(op.vreg())?)?,
                 });
             }
             for r in func.inst_clobbers(i) {
@@ -249,13 +243,11 @@ pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String>
                 Opcode::Ret
             } else if func.is_branch(i) {
                 for (t, &s) in func.block_succs(block).iter().enumerate() {
-                    args.clear();
-                    args.extend(
-                        func.branch_blockparams(block, i, t)
-                            .iter()
-                            .map(|&v| vreg(v)),
-                    );
-                    b.push_target(allocator::Block::new(s.index()), &args);
+                    list.clear();
+                    for &v in func.branch_blockparams(block, i, t) {
+                        list.push(raw(v)?);
+                    }
+                    b.push_target(allocator::Block::new(s.index()), &list);
                 }
                 Opcode::Branch
             } else {
@@ -270,7 +262,12 @@ pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String>
             func.num_insts()
         ));
     }
-    b.finish().map_err(|e| e.to_string())
+    let mut f = b.finish().map_err(|e| e.to_string())?;
+    for k in 1..=n {
+        dense[k] += dense[k - 1];
+    }
+    f.renumber_vregs(&dense[..n], dense[n] as usize);
+    Ok(f)
 }
 
 /// The machine in our IR: the same register lists, fixed stack locations
@@ -317,28 +314,32 @@ pub fn machine<F: ra2::Function + ?Sized>(
 /// regalloc2's output as its clients run it (see the module
 /// documentation for the two kinds of edit left out).
 pub fn output(func: &Function, out: &ra2::Output) -> Output {
-    Output {
-        allocs: out.allocs.iter().map(|&a| allocation(a)).collect(),
-        edits: out
-            .edits
-            .iter()
-            .filter_map(|(p, e)| {
-                let ra2::Edit::Move { from, to } = e;
-                let at = point(*p);
-                let dropped = at.pos() == InstPosition::After
-                    && at.inst().index() < func.num_insts()
-                    && func.opcode(at.inst()).is_terminator();
-                (from != to && !dropped).then(|| {
-                    (
-                        at,
-                        Move {
-                            from: allocation(*from),
-                            to: allocation(*to),
-                        },
-                    )
-                })
-            })
-            .collect(),
-        num_spillslots: out.num_spillslots,
-    }
+    let mut ours = Output::default();
+    read_output(func, out, &mut ours);
+    ours
+}
+
+/// [`output`], into `ours`'s storage.
+fn read_output(func: &Function, out: &ra2::Output, ours: &mut Output) {
+    ours.allocs.clear();
+    ours.allocs
+        .extend(out.allocs.iter().map(|&a| allocation(a)));
+    ours.edits.clear();
+    ours.edits.extend(out.edits.iter().filter_map(|(p, e)| {
+        let ra2::Edit::Move { from, to } = e;
+        let at = point(*p);
+        let dropped = at.pos() == InstPosition::After
+            && at.inst().index() < func.num_insts()
+            && func.opcode(at.inst()).is_terminator();
+        (from != to && !dropped).then(|| {
+            (
+                at,
+                Move {
+                    from: allocation(*from),
+                    to: allocation(*to),
+                },
+            )
+        })
+    }));
+    ours.num_spillslots = out.num_spillslots;
 }

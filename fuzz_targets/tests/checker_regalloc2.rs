@@ -44,8 +44,18 @@ fn same_function(a: &allocator::Function, b: &allocator::Function) -> bool {
 }
 
 fn entry_verdict(case: &Case, out: &ra2::Output) -> Vec<checker::CheckError> {
+    verdict_of(&mut entry::Ra2Checker::default(), case, out)
+}
+
+/// What `checker` says of `out`; a compiler keeps one checker and its
+/// storage from function to function.
+fn verdict_of(
+    checker: &mut entry::Ra2Checker,
+    case: &Case,
+    out: &ra2::Output,
+) -> Vec<checker::CheckError> {
     let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
-    match entry::check(&adapted, &adapt::machine(&case.machine), out) {
+    match checker.check(&adapted, &adapt::machine(&case.machine), out) {
         Ok(()) => Vec::new(),
         Err(Rejection::Wrong(errs)) => errs,
         Err(Rejection::Unjudgeable(why)) => panic!("a valid case is unjudgeable: {why:?}"),
@@ -94,6 +104,9 @@ fn broken(case: &Case, out: &ra2::Output) -> Option<ra2::Output> {
 #[test]
 fn the_entry_point_judges_generated_allocations_as_the_harness_does() {
     let (mut accepted, mut rejected, mut broken_checked) = (0, 0, 0);
+    // One checker kept across every case, as a compiler keeps it: what it
+    // reuses from the function before must not change a verdict.
+    let mut kept = entry::Ra2Checker::default();
     for (algorithm, config) in [
         (
             ra2::Algorithm::Ion,
@@ -126,6 +139,11 @@ fn the_entry_point_judges_generated_allocations_as_the_harness_does() {
                 harness_verdict(&case, &out),
                 "seed {seed}, {algorithm:?}"
             );
+            assert_eq!(
+                verdict_of(&mut kept, &case, &out),
+                ours,
+                "seed {seed}, {algorithm:?}: a kept checker judges otherwise"
+            );
             if ours.is_empty() {
                 accepted += 1;
                 if let Some(b) = broken(&case, &out) {
@@ -133,6 +151,7 @@ fn the_entry_point_judges_generated_allocations_as_the_harness_does() {
                     // must agree, and most are rejections.
                     let errs = entry_verdict(&case, &b);
                     assert_eq!(errs, harness_verdict(&case, &b), "seed {seed}, broken");
+                    assert_eq!(verdict_of(&mut kept, &case, &b), errs, "seed {seed}, kept");
                     broken_checked += usize::from(!errs.is_empty());
                 }
             } else {
@@ -411,6 +430,9 @@ impl ra2::Function for Shifted {
 #[test]
 fn vregs_numbered_from_192_as_cranelift_does_read_as_the_same_function() {
     let mut read_back = 0;
+    // One checker kept across the cases, read unshifted and shifted in
+    // turn, so that each reads where the one before left other numbers.
+    let mut kept = entry::Ra2Checker::default();
     let files = ["x86_64", "aarch64", "riscv64gc"]
         .iter()
         .flat_map(|t| allocator::fixtures::ra_files(format!("corpus/real/{t}")));
@@ -421,8 +443,21 @@ fn vregs_numbered_from_192_as_cranelift_does_read_as_the_same_function() {
         let read = entry::function(&shifted).expect("a gap below the first vreg is read");
         assert!(same_function(&read, &case.func), "{}", p.display());
         let theirs = adapt::output(&case.func, case.output.as_ref().unwrap());
+        let env = adapt::machine(&case.machine);
         assert_eq!(
-            entry::check(&shifted, &adapt::machine(&case.machine), &theirs),
+            entry::check(&shifted, &env, &theirs),
+            Ok(()),
+            "{}",
+            p.display()
+        );
+        assert_eq!(
+            kept.check(&adapted, &env, &theirs),
+            Ok(()),
+            "{}",
+            p.display()
+        );
+        assert_eq!(
+            kept.check(&shifted, &env, &theirs),
             Ok(()),
             "{}",
             p.display()

@@ -27,14 +27,31 @@ const DENSE_WORDS: usize = 1 << 18;
 /// words per block (vreg `v` is bit `v % 64` of word `v / 64`): what the
 /// dense solution gives without converting it, for callers that test
 /// membership often.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct LiveRows {
     pub words: usize,
     live_in: Vec<u64>,
     live_out: Vec<u64>,
+    /// Scratch of the solution, kept for [`LiveRows::recompute`]: `gen`
+    /// and `kill` rows, the worklist and its membership.
+    gen_kill: Vec<u64>,
+    queued: Vec<bool>,
+    work: std::collections::VecDeque<Block>,
 }
 
 impl LiveRows {
+    /// [`compute_rows`] into this value's storage, for a caller that
+    /// solves one function after another (a checker inside a compiler):
+    /// `false`, and the rows left meaningless, for a function bigger than
+    /// dense rows are for.
+    pub fn recompute(&mut self, f: &Function, postorder: &[Block]) -> bool {
+        if f.num_blocks().saturating_mul(dense::words(f.num_vregs())) > DENSE_WORDS {
+            return false;
+        }
+        solve_rows(f, postorder, |_| true, self);
+        true
+    }
+
     #[inline]
     pub fn live_in(&self, b: Block) -> &[u64] {
         &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]
@@ -86,13 +103,37 @@ pub fn rows_where(
     postorder: &[Block],
     param_read: impl Fn(VReg) -> bool,
 ) -> LiveRows {
+    let mut rows = LiveRows::default();
+    solve_rows(f, postorder, param_read, &mut rows);
+    rows
+}
+
+/// [`rows_where`] into `rows`, reusing its storage.
+fn solve_rows(
+    f: &Function,
+    postorder: &[Block],
+    param_read: impl Fn(VReg) -> bool,
+    rows: &mut LiveRows,
+) {
     let words = dense::words(f.num_vregs());
     let n = f.num_blocks();
     let row = |b: Block| b.index() * words..(b.index() + 1) * words;
-    let mut gen_kill = vec![0u64; 2 * n * words];
+    let LiveRows {
+        words: rows_words,
+        live_in,
+        live_out,
+        gen_kill,
+        queued,
+        work,
+    } = rows;
+    *rows_words = words;
+    for v in [&mut *gen_kill, &mut *live_in, &mut *live_out] {
+        v.clear();
+    }
+    gen_kill.resize(2 * n * words, 0);
+    live_in.resize(n * words, 0);
+    live_out.resize(n * words, 0);
     let (gen, kill) = gen_kill.split_at_mut(n * words);
-    let mut live_in = vec![0u64; n * words];
-    let mut live_out = vec![0u64; n * words];
     for &b in postorder {
         let (g, k) = (&mut gen[row(b)], &mut kill[row(b)]);
         // Backwards: `gen := (gen − defs) ∪ uses`, instruction by instruction,
@@ -123,8 +164,10 @@ pub fn rows_where(
     // A worklist seeded in postorder (successors first: an acyclic CFG
     // settles in one pass); a block is queued again when a successor's
     // live-in grows.
-    let mut queued = vec![false; n];
-    let mut work: std::collections::VecDeque<Block> = postorder.iter().copied().collect();
+    queued.clear();
+    queued.resize(n, false);
+    work.clear();
+    work.extend(postorder.iter().copied());
     for &b in postorder {
         queued[b.index()] = true;
     }
@@ -156,11 +199,6 @@ pub fn rows_where(
                 }
             }
         }
-    }
-    LiveRows {
-        words,
-        live_in,
-        live_out,
     }
 }
 

@@ -136,6 +136,25 @@ pub struct Function {
 }
 
 impl Function {
+    /// Renumbers every vreg mention (parameters, operands, branch
+    /// arguments): index `v` becomes `map[v]`, classes kept, and the
+    /// function has `num_vregs` vregs. For a reader of a foreign function
+    /// whose vreg numbers have gaps: it builds with the foreign numbers and
+    /// makes them dense here, in one pass over the stored lists rather than
+    /// a second walk of the source. `map` must cover every index mentioned.
+    pub fn renumber_vregs(&mut self, map: &[u32], num_vregs: usize) {
+        let remap = |v: VReg| VReg::new(map[v.index()] as usize, v.class());
+        for v in self.block_params.iter_mut().chain(&mut self.branch_args) {
+            *v = remap(*v);
+        }
+        for op in &mut self.operands {
+            if !op.is_nonalloc() {
+                *op = op.with_vreg(remap(op.vreg()));
+            }
+        }
+        self.num_vregs = num_vregs;
+    }
+
     /// A function with the given successor lists and no values: block `i`
     /// is one `branch` to `succs[i]`, or a `ret` when that is empty. The CFG
     /// analyses' tests describe their graphs this way.
@@ -366,6 +385,29 @@ impl FunctionBuilder {
         self.f.block_params.reserve(params);
     }
 
+    /// A builder that builds into `old`'s storage: its lists are emptied
+    /// and keep their capacity, so a reader that builds one function after
+    /// another (a checker inside a compiler) allocates nothing once they
+    /// are large enough.
+    pub fn reusing(old: Function) -> Self {
+        let mut f = old;
+        f.num_vregs = 0;
+        f.blocks.clear();
+        f.block_params.clear();
+        f.succs.clear();
+        f.preds.clear();
+        f.insts.clear();
+        f.inst_block.clear();
+        f.operands.clear();
+        f.clobbers.clear();
+        f.targets.clear();
+        f.branch_args.clear();
+        FunctionBuilder {
+            f,
+            pending: Vec::new(),
+        }
+    }
+
     fn note_vreg(&mut self, v: VReg) {
         self.f.num_vregs = self.f.num_vregs.max(v.index() + 1);
     }
@@ -575,6 +617,46 @@ mod tests {
         assert_eq!(f.block_of(Inst(2)), b1);
         assert_eq!(f.block_insts(Block(2)).last(), Inst(3));
         assert_eq!(f.inst_operand_range(Inst(1)), 1..1);
+    }
+
+    /// Builds `block0(): def v{a}; branch block1(v{a})`, `block1(v{p}): use
+    /// v{p}; ret` into `b`.
+    fn two_blocks(mut b: FunctionBuilder, a: usize, p: usize) -> Function {
+        let (va, vp) = (VReg::new(a, RegClass::Int), VReg::new(p, RegClass::Float));
+        b.block(&[]);
+        b.inst(
+            Opcode::Op,
+            &[Operand::def(va, OperandConstraint::Reg)],
+            &[],
+            &[],
+        );
+        b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[va])]);
+        b.block(&[vp]);
+        b.inst(
+            Opcode::Op,
+            &[Operand::use_(vp, OperandConstraint::Reg)],
+            &[],
+            &[],
+        );
+        b.inst(Opcode::Ret, &[], &[], &[]);
+        b.finish().unwrap()
+    }
+
+    #[test]
+    fn a_reused_builder_builds_what_a_new_one_does() {
+        let old = two_blocks(FunctionBuilder::new(), 7, 9);
+        let fresh = two_blocks(FunctionBuilder::new(), 0, 1);
+        let reused = two_blocks(FunctionBuilder::reusing(old), 0, 1);
+        assert_eq!(reused, fresh);
+    }
+
+    #[test]
+    fn renumbering_maps_every_mention_and_keeps_classes() {
+        let mut f = two_blocks(FunctionBuilder::new(), 192, 195);
+        let mut map = vec![u32::MAX; 196];
+        (map[192], map[195]) = (0, 1);
+        f.renumber_vregs(&map, 2);
+        assert_eq!(f, two_blocks(FunctionBuilder::new(), 0, 1));
     }
 
     #[test]

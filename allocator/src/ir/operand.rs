@@ -203,6 +203,14 @@ impl Operand {
         Operand::new(self.vreg(), self.kind(), self.pos(), constraint)
     }
 
+    /// The same operand naming `vreg` instead (of the same class; for
+    /// renumbering). Not for a `nonalloc` operand, which names no vreg.
+    #[inline]
+    pub fn with_vreg(self, vreg: VReg) -> Operand {
+        debug_assert!(!self.is_nonalloc() && vreg.class() == self.class());
+        Operand((self.0 & !0xffff_ffff) | vreg.bits() as u64)
+    }
+
     /// The raw packed word.
     pub fn bits(self) -> u64 {
         self.0

@@ -18,7 +18,7 @@
 //!   instruction names (a def there would overwrite, say, the stack pointer).
 
 use crate::analysis::bitset::dense;
-use crate::analysis::cfg::{effective_preds, reachable};
+use crate::analysis::cfg::effective_preds;
 use crate::analysis::domtree::DomTree;
 use crate::ir::function::{Function, Opcode};
 use crate::ir::index::{Block, Inst, PRegSet, RegClass, VReg};
@@ -177,6 +177,8 @@ impl DefSite {
 /// again by a scan when a message needs it.
 struct DefTable {
     sites: Vec<u32>,
+    /// The class each vreg's definition names it with.
+    classes: Vec<RegClass>,
 }
 
 impl DefTable {
@@ -220,9 +222,9 @@ fn validate_function(f: &Function, env: &MachineEnv, errs: &mut Vec<ValidationEr
         return;
     }
     check_blocks(f, errs);
-    let reach = reachable(f);
+    let dom = DomTree::new(f);
     for b in f.blocks() {
-        if !reach[b.index()] {
+        if !dom.is_reachable(b) {
             errs.push(err(
                 Site::Block(b),
                 format!("{b} is not reachable from block0"),
@@ -230,7 +232,7 @@ fn validate_function(f: &Function, env: &MachineEnv, errs: &mut Vec<ValidationEr
         }
     }
     check_edges(f, errs);
-    check_ssa(f, &reach, errs);
+    check_ssa(f, &dom, errs);
     for i in f.insts() {
         check_operands(f, env, i, errs);
     }
@@ -340,10 +342,11 @@ fn check_edges(f: &Function, errs: &mut Vec<ValidationError>) {
 
 /// Every vreg defined exactly once, with one class, every use dominated by
 /// its definition, vreg indices dense.
-fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
+fn check_ssa(f: &Function, dom: &DomTree, errs: &mut Vec<ValidationError>) {
     let n = f.num_vregs();
     let mut defs = DefTable {
         sites: vec![DefTable::NONE; n],
+        classes: vec![RegClass::Int; n],
     };
     let mut mentioned = vec![0u64; dense::words(n)];
     let mention = |m: &mut Vec<u64>, v: VReg| dense::insert(m, v.index());
@@ -360,6 +363,7 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
             errs.push(err(at, format!("{v} is defined twice (first {first})")));
         } else {
             defs.sites[v.index()] = packed;
+            defs.classes[v.index()] = v.class();
         }
     };
     for b in f.blocks() {
@@ -380,79 +384,80 @@ fn check_ssa(f: &Function, reach: &[bool], errs: &mut Vec<ValidationError>) {
             }
         }
     }
-    let dom = DomTree::new(f);
-    // A use at instruction `ui`; a branch argument (`arg` names its
-    // target) is read at the end of its edge.
-    let mut check_use =
-        |v: VReg, ui: Inst, arg: Option<Block>, at: Site, errs: &mut Vec<ValidationError>| {
-            mention(&mut mentioned, v);
-            let d = defs.get(f, v);
-            if d == DefSite::None {
-                errs.push(err(at, format!("{v} is used but never defined")));
-                return;
-            }
+    // A use at instruction `ui` of block `ub`; a branch argument (`arg`
+    // names its target) is read at the end of its edge.
+    let mut check_use = |v: VReg,
+                         ui: Inst,
+                         ub: Block,
+                         arg: Option<Block>,
+                         at: Site,
+                         errs: &mut Vec<ValidationError>| {
+        mention(&mut mentioned, v);
+        let site = defs.sites[v.index()];
+        if site == DefTable::NONE {
+            errs.push(err(at, format!("{v} is used but never defined")));
+            return;
+        }
+        if defs.classes[v.index()] != v.class() {
             if let Some(dv) = defs.defining_vreg(f, v) {
-                if dv.class() != v.class() {
-                    errs.push(err(
-                        at,
-                        format!(
-                            "{v} names vreg {} as {}, but it is defined as {dv} ({})",
-                            v.index(),
-                            v.class(),
-                            dv.class()
-                        ),
-                    ));
-                }
-            }
-            let ub = f.block_of(ui);
-            if !reach[ub.index()] {
-                return; // the block is reported as unreachable
-            }
-            let ok = match d {
-                DefSite::None => unreachable!(),
-                DefSite::Param(db, _) => dom.dominates(db, ub),
-                DefSite::Op(di, _) if di == ui => {
-                    let msg = match arg {
-                        None => format!("{v} is used by {ui}, which defines it"),
-                        Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
-                            "branch argument {v} is defined by the branch itself, but {t} has \
-                         other predecessors (the edge's moves could run neither before \
-                         the branch nor at the top of {t})"
-                        ),
-                        Some(_) => return,
-                    };
-                    errs.push(err(at, msg));
-                    return;
-                }
-                DefSite::Op(di, _) => {
-                    let db = f.block_of(di);
-                    if db == ub {
-                        di < ui
-                    } else {
-                        dom.dominates(db, ub)
-                    }
-                }
-            };
-            if !ok {
                 errs.push(err(
                     at,
                     format!(
-                        "the use of {v} in {ui} is not dominated by its definition ({})",
-                        d.describe()
+                        "{v} names vreg {} as {}, but it is defined as {dv} ({})",
+                        v.index(),
+                        v.class(),
+                        dv.class()
                     ),
                 ));
             }
-        };
-    for i in f.insts() {
-        for (k, op) in f.inst_operands(i).iter().enumerate() {
-            if op.is_use() {
-                check_use(op.vreg(), i, None, Site::Operand(i, k), errs);
-            }
         }
-        for t in 0..f.num_targets(i) {
-            let (to, args) = f.target(i, t);
-            for (k, &a) in args.iter().enumerate() {
-                check_use(a, i, Some(to), Site::BranchArg(i, t, k), errs);
+        if !dom.is_reachable(ub) {
+            return; // the block is reported as unreachable
+        }
+        let ok = if site & DefTable::PARAM != 0 {
+            dom.dominates(Block(site & !DefTable::PARAM), ub)
+        } else if site == ui.0 {
+            let msg = match arg {
+                None => format!("{v} is used by {ui}, which defines it"),
+                Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
+                    "branch argument {v} is defined by the branch itself, but {t} has \
+                     other predecessors (the edge's moves could run neither before \
+                     the branch nor at the top of {t})"
+                ),
+                Some(_) => return,
+            };
+            errs.push(err(at, msg));
+            return;
+        } else {
+            let (di, db) = (Inst(site), f.block_of(Inst(site)));
+            if db == ub {
+                di < ui
+            } else {
+                dom.dominates(db, ub)
+            }
+        };
+        if !ok {
+            errs.push(err(
+                at,
+                format!(
+                    "the use of {v} in {ui} is not dominated by its definition ({})",
+                    defs.get(f, v).describe()
+                ),
+            ));
+        }
+    };
+    for b in f.blocks() {
+        for i in f.block_insts(b).iter() {
+            for (k, op) in f.inst_operands(i).iter().enumerate() {
+                if op.is_use() {
+                    check_use(op.vreg(), i, b, None, Site::Operand(i, k), errs);
+                }
+            }
+            for t in 0..f.num_targets(i) {
+                let (to, args) = f.target(i, t);
+                for (k, &a) in args.iter().enumerate() {
+                    check_use(a, i, b, Some(to), Site::BranchArg(i, t, k), errs);
+                }
             }
         }
     }
@@ -506,8 +511,9 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
         }
         n
     };
-    // Fixed registers claimed at the early and the late point, and by whom.
-    let mut claimed: [Vec<(crate::ir::index::PReg, usize)>; 2] = [Vec::new(), Vec::new()];
+    // Fixed registers claimed at the early and the late point (by whom is
+    // looked up again only for a message).
+    let mut claimed = [PRegSet::empty(), PRegSet::empty()];
     for (k, op) in ops.iter().enumerate() {
         let site = Site::Operand(i, k);
         match op.constraint() {
@@ -550,7 +556,13 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
                     ));
                 }
                 let point = op.pos() as usize;
-                if let Some(&(_, first)) = claimed[point].iter().find(|c| c.0 == r) {
+                if claimed[point].contains(r) {
+                    let first = ops[..k]
+                        .iter()
+                        .position(|o| {
+                            o.pos() == op.pos() && o.constraint() == OperandConstraint::FixedReg(r)
+                        })
+                        .unwrap_or(0);
                     let at = match op.pos() {
                         OperandPos::Early => "early",
                         OperandPos::Late => "late",
@@ -560,7 +572,7 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
                         format!("operands {first} and {k} of {i} both need {r} at the {at} point"),
                     ));
                 } else {
-                    claimed[point].push((r, k));
+                    claimed[point].insert(r);
                 }
                 if op.is_def() && clobbered.contains(r) {
                     errs.push(err(

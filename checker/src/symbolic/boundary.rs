@@ -42,19 +42,61 @@ pub(super) fn keep_marked(src: &[u64], marks: &[u64], dst: &mut [u64], mut w: us
     w
 }
 
+/// What [`substitute`] looks vregs up in, clear between edges: one bit per
+/// vreg for the edge's parameters and arguments (the one test most pairs
+/// take), one for its parameters, and per vreg the first position it is
+/// passed at, chained to the next, so that a pair of an argument finds its
+/// parameters without a search (Go's switches pass dozens of values to
+/// blocks with hundreds of predecessors).
+#[derive(Default)]
+pub(super) struct EdgeScratch {
+    marks: Vec<u64>,
+    params: Vec<u64>,
+    first: Vec<u32>,
+    next: Vec<u32>,
+}
+
+const NO_ARG: u32 = u32::MAX;
+
+impl EdgeScratch {
+    /// Clear room for a function of `num_vregs` vregs.
+    pub(super) fn reset(&mut self, num_vregs: usize) {
+        for m in [&mut self.marks, &mut self.params] {
+            m.clear();
+            m.resize(dense::words(num_vregs), 0);
+        }
+        self.first.clear();
+        self.first.resize(num_vregs, NO_ARG);
+    }
+}
+
 /// Writes into `edge` an out-state passed through an edge's parameter
 /// substitution: the parameters leave every location, then each parameter
-/// joins every location that held its argument. `marks` must be clear; it
-/// is clear again on return.
+/// joins every location that held its argument. `scratch` must be clear
+/// (see [`EdgeScratch::reset`]); it is clear again on return.
 pub(super) fn substitute(
     out: &[u64],
     params: &[VReg],
     args: &[VReg],
-    marks: &mut [u64],
+    scratch: &mut EdgeScratch,
     edge: &mut Boundary,
 ) {
-    for v in params.iter().chain(args) {
-        dense::insert(marks, v.index());
+    let EdgeScratch {
+        marks,
+        params: param_marks,
+        first,
+        next,
+    } = scratch;
+    next.clear();
+    next.resize(args.len(), NO_ARG);
+    for (k, a) in args.iter().enumerate().rev() {
+        dense::insert(marks, a.index());
+        next[k] = first[a.index()];
+        first[a.index()] = k as u32;
+    }
+    for p in params {
+        dense::insert(marks, p.index());
+        dense::insert(param_marks, p.index());
     }
     edge.clear();
     // A parameter joins the location group of its argument's pair: sort
@@ -73,21 +115,26 @@ pub(super) fn substitute(
             edge.push(x);
             continue;
         }
-        if !params.iter().any(|p| p.index() as u32 == v) {
+        if !dense::contains(param_marks, v as usize) {
             edge.push(x);
         }
-        for (a, p) in args.iter().zip(params) {
-            if a.index() as u32 == v {
-                edge.push(pair(l, p.index() as u32));
-                grew = true;
-            }
+        let mut k = first[v as usize];
+        while k != NO_ARG {
+            edge.push(pair(l, params[k as usize].index() as u32));
+            grew = true;
+            k = next[k as usize];
         }
     }
     if grew {
         edge[group..].sort_unstable();
     }
-    for v in params.iter().chain(args) {
-        dense::remove(marks, v.index());
+    for a in args {
+        dense::remove(marks, a.index());
+        first[a.index()] = NO_ARG;
+    }
+    for p in params {
+        dense::remove(marks, p.index());
+        dense::remove(param_marks, p.index());
     }
 }
 
@@ -123,9 +170,10 @@ mod tests {
         // Location 1 holds {v5, v7, v9}, 2 holds {v5}, 3 holds {v9}; the
         // edge passes v9 to parameter v2 and v5 to parameter v7.
         let out = vec![pair(1, 5), pair(1, 7), pair(1, 9), pair(2, 5), pair(3, 9)];
-        let mut marks = vec![0u64; 1];
+        let mut scratch = EdgeScratch::default();
+        scratch.reset(10);
         let mut edge = Vec::new();
-        substitute(&out, &[v(2), v(7)], &[v(9), v(5)], &mut marks, &mut edge);
+        substitute(&out, &[v(2), v(7)], &[v(9), v(5)], &mut scratch, &mut edge);
         assert_eq!(
             edge,
             vec![
@@ -139,15 +187,29 @@ mod tests {
                 pair(3, 9),
             ]
         );
-        assert_eq!(marks, vec![0], "marks are clear again");
+        assert!(is_clear(&scratch), "the scratch is clear again");
         // Without parameters nothing changes.
-        substitute(&out, &[], &[], &mut marks, &mut edge);
+        substitute(&out, &[], &[], &mut scratch, &mut edge);
         assert_eq!(edge, out);
         // One parameter and one argument, each alone in its word of marks.
-        let mut marks = vec![0u64; 2];
-        substitute(&[pair(4, 3)], &[v(70)], &[v(3)], &mut marks, &mut edge);
+        scratch.reset(71);
+        substitute(&[pair(4, 3)], &[v(70)], &[v(3)], &mut scratch, &mut edge);
         assert_eq!(edge, vec![pair(4, 3), pair(4, 70)]);
-        assert_eq!(marks, vec![0, 0], "marks are clear again");
+        assert!(is_clear(&scratch), "the scratch is clear again");
+        // One value passed to two parameters, one of them its own.
+        substitute(
+            &[pair(1, 3)],
+            &[v(3), v(8)],
+            &[v(3), v(3)],
+            &mut scratch,
+            &mut edge,
+        );
+        assert_eq!(edge, vec![pair(1, 3), pair(1, 8)]);
+        assert!(is_clear(&scratch), "the scratch is clear again");
+    }
+
+    fn is_clear(s: &EdgeScratch) -> bool {
+        s.marks.iter().chain(&s.params).all(|&w| w == 0) && s.first.iter().all(|&k| k == NO_ARG)
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::error::{describe_set, CheckError, ErrorKind};
 use super::observe::{Observe, Quiet, TracePoint};
 use super::structural::{site_order, structural, Roles};
 use allocator::analysis::bitset::dense;
-use allocator::analysis::cfg::{postorder, reverse_postorder};
+use allocator::analysis::cfg::postorder;
 use allocator::analysis::liveness;
 use allocator::counting_sort::counting_sort;
 use allocator::ir::validate::Site;
@@ -54,15 +54,21 @@ pub struct Checker {
     next_out: Boundary,
     /// One bit per vreg: those the current block's out-state keeps.
     marks: Vec<u64>,
-    /// One bit per vreg: while an edge is substituted, its parameters and
-    /// arguments; clear otherwise.
-    edge_marks: Vec<u64>,
+    /// What an edge's substitution looks its vregs up in.
+    edge_scratch: EdgeScratch,
     /// Use the sparse liveness that functions too big for dense rows get
     /// (see [`Checker::check_with_sparse_liveness`]).
     sparse_liveness: bool,
     /// Edits grouped by instruction: `by_inst[edit_start[i]..edit_start[i + 1]]`.
     edit_start: Vec<u32>,
     by_inst: Vec<(ProgPoint, u32)>,
+    /// Storage kept from check to check: the liveness rows, each block's
+    /// place in reverse postorder, the blocks due to run, and each block's
+    /// errors from its last run.
+    rows: liveness::LiveRows,
+    rpo_index: Vec<u32>,
+    pending: Vec<bool>,
+    block_errs: Vec<Vec<CheckError>>,
 }
 
 /// A touched location's set in one word: [`EMPTY`], a single vreg (the
@@ -73,9 +79,9 @@ const EMPTY: Cell = u32::MAX;
 const MULTI: Cell = 1 << 31;
 
 /// The liveness that prunes boundary states: dense rows when the function
-/// is small enough, sparse sets beyond.
+/// is small enough ([`Checker`]'s own), sparse sets beyond.
 enum Live {
-    Rows(liveness::LiveRows),
+    Rows,
     Sparse(liveness::Liveness),
 }
 
@@ -164,10 +170,9 @@ impl Checker {
         self.cells.resize(nlocs, EMPTY);
         self.is_touched.clear();
         self.is_touched.resize(nlocs, false);
-        for m in [&mut self.marks, &mut self.edge_marks] {
-            m.clear();
-            m.resize(dense::words(f.num_vregs()), 0);
-        }
+        self.marks.clear();
+        self.marks.resize(dense::words(f.num_vregs()), 0);
+        self.edge_scratch.reset(f.num_vregs());
         self.group_edits(f, out);
         let nb = f.num_blocks();
         for s in self.ins.iter_mut().chain(self.outs.iter_mut()) {
@@ -183,23 +188,33 @@ impl Checker {
         // neither satisfy nor fail a later use. This keeps the
         // states small whatever the allocator leaves lying around.
         let po = postorder(f);
-        let live = match liveness::compute_rows(f, &po) {
-            Some(rows) if !self.sparse_liveness => Live::Rows(rows),
-            _ => Live::Sparse(liveness::compute_sparse(f, &po)),
+        let live = if !self.sparse_liveness && self.rows.recompute(f, &po) {
+            Live::Rows
+        } else {
+            Live::Sparse(liveness::compute_sparse(f, &po))
         };
-        let rpo = reverse_postorder(f);
-        let mut rpo_index = vec![u32::MAX; nb];
+        let mut rpo = po;
+        rpo.reverse();
+        let mut rpo_index = std::mem::take(&mut self.rpo_index);
+        rpo_index.clear();
+        rpo_index.resize(nb, u32::MAX);
         for (k, b) in rpo.iter().enumerate() {
             rpo_index[b.index()] = k as u32;
         }
         // Uses are checked on every run and each block keeps the errors of
         // its last run: states only shrink as the fixpoint is approached, so
         // the last run, made with the final state, gives the final verdict.
-        let mut pending = vec![false; rpo.len()];
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        pending.resize(rpo.len(), false);
         if let Some(p) = pending.first_mut() {
             *p = true;
         }
-        let mut block_errs: Vec<Vec<CheckError>> = vec![Vec::new(); nb];
+        let mut block_errs = std::mem::take(&mut self.block_errs);
+        for e in &mut block_errs {
+            e.clear();
+        }
+        block_errs.resize(nb, Vec::new());
         let mut run_errs = Vec::new();
         // The class of every vreg, for a machine whose values fill several
         // slots: a write to a slot cuts the values whose slots it overlaps.
@@ -231,14 +246,21 @@ impl Checker {
                 if self.reached[b.index()] && self.ins[b.index()] == self.acc {
                     continue;
                 }
-                std::mem::swap(&mut self.ins[b.index()], &mut self.acc);
+                // Copied, not swapped: each block's state keeps its own
+                // storage from run to run and check to check, so a state
+                // costs a copy, not an allocation.
+                let ins = &mut self.ins[b.index()];
+                ins.clear();
+                ins.extend_from_slice(&self.acc);
                 self.cur = b.index();
                 run_errs.clear();
                 self.run_block(&ctx, b, &mut run_errs, &mut Quiet);
                 std::mem::swap(&mut block_errs[b.index()], &mut run_errs);
                 self.store(f, b, &live);
                 if !self.reached[b.index()] || self.outs[b.index()] != self.next_out {
-                    std::mem::swap(&mut self.outs[b.index()], &mut self.next_out);
+                    let outs = &mut self.outs[b.index()];
+                    outs.clear();
+                    outs.extend_from_slice(&self.next_out);
                     self.reached[b.index()] = true;
                     for &s in f.block_succs(b) {
                         pending[rpo_index[s.index()] as usize] = true;
@@ -246,9 +268,12 @@ impl Checker {
                 }
             }
         }
-        for e in block_errs {
-            errs.extend(e);
+        for e in &mut block_errs {
+            errs.append(e);
         }
+        self.rpo_index = rpo_index;
+        self.pending = pending;
+        self.block_errs = block_errs;
     }
 
     /// Builds in `acc` the meet over `b`'s incoming edges of the reached
@@ -261,7 +286,7 @@ impl Checker {
             reached,
             acc,
             edge,
-            edge_marks,
+            edge_scratch,
             ..
         } = self;
         acc.clear();
@@ -279,7 +304,7 @@ impl Checker {
             } else {
                 let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
                 let args = f.branch_args(p, k);
-                substitute(&outs[p.index()], params, args, edge_marks, edge);
+                substitute(&outs[p.index()], params, args, edge_scratch, edge);
                 edge
             };
             if first {
@@ -354,7 +379,7 @@ impl Checker {
     /// block's writes.
     fn store(&mut self, f: &Function, b: Block, live: &Live) {
         match live {
-            Live::Rows(rows) => self.marks.copy_from_slice(rows.live_out(b)),
+            Live::Rows => self.marks.copy_from_slice(self.rows.live_out(b)),
             Live::Sparse(l) => {
                 self.marks.fill(0);
                 for (w, bits) in l.live_out[b.index()].words() {
