@@ -81,9 +81,29 @@ struct Run<'a> {
     reread_regs: [u64; 3],
     /// Buffers [`Run::inst`] reuses from one instruction to the next.
     scratch: Scratch,
+    /// Per vreg, the register its group's home is at every instruction
+    /// (`1 + class * 64 + hw`), [`ON_STACK`], or [`HOLED`] for a group with
+    /// holes, looked up per instruction: [`Run::taken`] asks it of every
+    /// vreg live at every instruction.
+    home_reg: Vec<u8>,
+    /// The vregs the instruction being placed defines (cleared after it).
+    defined_here: Vec<bool>,
 }
 
 const NOBODY: u32 = u32::MAX;
+const ON_STACK: u8 = 0;
+const HOLED: u8 = u8::MAX;
+
+/// [`Run::home_reg`] of each vreg.
+fn home_regs(g: &Graph, homes: &Homes) -> Vec<u8> {
+    (0..g.n)
+        .map(|v| match homes.everywhere(g.find(v)) {
+            None => HOLED,
+            Some(Allocation::Reg(r)) => 1 + (r.class().index() * 64 + r.hw()) as u8,
+            Some(_) => ON_STACK,
+        })
+        .collect()
+}
 
 /// What [`Run::inst`] builds for one instruction, kept to be reused.
 #[derive(Default)]
@@ -125,6 +145,8 @@ pub fn assign(
         reread: [[NOBODY; 64]; 3],
         reread_regs: [0; 3],
         scratch: Scratch::default(),
+        home_reg: home_regs(g, homes),
+        defined_here: vec![false; g.n],
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
@@ -174,21 +196,33 @@ impl Run<'_> {
     /// early and at the late point of `i` hold: what is live after it (but
     /// its defs), and its operands at the points they occupy. A def written
     /// elsewhere reaches its home only after the instruction.
-    fn taken(&self, i: Inst, live: &[u64], fits: &[bool]) -> ([u64; 3], [u64; 3]) {
+    fn taken(&mut self, i: Inst, live: &[u64], fits: &[bool]) -> ([u64; 3], [u64; 3]) {
         let ops = self.f.inst_operands(i);
         let reg = |v: usize| match self.homes.at(self.g.find(v), i) {
             Allocation::Reg(r) => Some((r.class().index(), 1u64 << r.hw())),
             _ => None,
         };
+        for op in ops.iter().filter(|o| o.is_def()) {
+            self.defined_here[op.vreg().index()] = true;
+        }
         let (mut early, mut late) = ([0u64; 3], [0u64; 3]);
         for v in dense::members(live) {
-            if ops.iter().any(|o| o.is_def() && o.vreg().index() == v) {
+            let (c, bit) = match self.home_reg[v] {
+                ON_STACK => continue,
+                HOLED => match reg(v) {
+                    Some(r) => r,
+                    None => continue,
+                },
+                code => ((code - 1) as usize / 64, 1u64 << ((code - 1) % 64)),
+            };
+            if self.defined_here[v] {
                 continue;
             }
-            if let Some((c, bit)) = reg(v) {
-                early[c] |= bit;
-                late[c] |= bit;
-            }
+            early[c] |= bit;
+            late[c] |= bit;
+        }
+        for op in ops.iter().filter(|o| o.is_def()) {
+            self.defined_here[op.vreg().index()] = false;
         }
         for (k, op) in ops.iter().enumerate() {
             if op.is_nonalloc() || (op.is_def() && !fits[k]) {

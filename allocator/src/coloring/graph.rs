@@ -56,8 +56,6 @@ pub struct Graph {
     pub class: Vec<u8>,
     /// Copies that coalescing removed.
     pub coalesced: u64,
-    /// Copies the conservative tests kept (conservative coalescing only).
-    pub refused: u64,
     /// The allocatable registers of each class.
     pub alloc: [u64; 3],
     /// `(vreg, inst, registers)`: the registers the vreg may not be in at
@@ -81,22 +79,6 @@ pub struct Graph {
     adj: Vec<u32>,
     /// Whether coalescing is over ([`Graph::finish`] has run).
     finished: bool,
-    /// What the last coalescing changed.
-    undo: Undo,
-}
-
-/// What coalescing changed in a graph, so that the spill rounds can take
-/// it back and coalesce again, conservatively, without building the
-/// interference anew (most of a large function's graph): the per-vreg
-/// values as they were (the edges merges added, [`Edges`] logs).
-#[derive(Default)]
-struct Undo {
-    parent: Vec<u32>,
-    mask: Vec<u64>,
-    cost: Vec<f64>,
-    area: Vec<f64>,
-    prefer: Vec<u64>,
-    in_register: Vec<bool>,
 }
 
 impl Graph {
@@ -176,12 +158,23 @@ impl Graph {
         }
         self.finished = true;
         let reps = || (0..self.n).filter(|&g| self.parent[g] as usize == g);
-        let total: usize = reps().map(|g| self.row_neighbours(g).count()).sum();
-        if let Edges::Matrix { bits, .. } = &self.edges {
-            if total * 4 > bits.len() * 8 {
-                return;
+        let total: usize = match &self.edges {
+            // A row's representatives counted a word at a time.
+            Edges::Matrix { words, bits } => {
+                let mut among = vec![0u64; *words];
+                for g in reps() {
+                    dense::insert(&mut among, g);
+                }
+                let row = |g: usize| &bits[g * words..(g + 1) * words];
+                let count = |g| row(g).iter().zip(&among).map(|(r, m)| (r & m).count_ones());
+                let total: u64 = reps().map(|g| count(g).map(u64::from).sum::<u64>()).sum();
+                if total * 4 > bits.len() as u64 * 8 {
+                    return;
+                }
+                total as usize
             }
-        }
+            Edges::Lists { .. } => reps().map(|g| self.row_neighbours(g).count()).sum(),
+        };
         let mut adj_start = Vec::with_capacity(self.n + 1);
         let mut adj = Vec::with_capacity(total);
         for g in 0..self.n {
@@ -217,28 +210,8 @@ impl Graph {
         self.in_register[y] |= self.in_register[x];
     }
 
-    /// Takes back the last [`coalesce`]: one group per vreg again.
-    pub fn uncoalesce(&mut self) {
-        let undo = std::mem::take(&mut self.undo);
-        self.edges.undo();
-        self.parent = undo.parent;
-        self.mask = undo.mask;
-        self.cost = undo.cost;
-        self.area = undo.area;
-        self.prefer = undo.prefer;
-        self.in_register = undo.in_register;
-        self.coalesced = 0;
-        self.refused = 0;
-        self.copies.clear();
-        self.adj_start.clear();
-        self.adj.clear();
-        self.finished = false;
-    }
-
-    /// Coalesces `a` and `b` if they do not interfere and their masks meet
-    /// and, conservatively, if Briggs' or George's test says the merged
-    /// group stays colourable.
-    fn try_coalesce(&mut self, a: VReg, b: VReg, how: Coalescing, scratch: &mut Vec<u32>) {
+    /// Coalesces `a` and `b` if they do not interfere and their masks meet.
+    fn try_coalesce(&mut self, a: VReg, b: VReg, scratch: &mut Vec<u32>) {
         let (x, y) = (self.find_compress(a.index()), self.find_compress(b.index()));
         if x == y
             || self.class[x] != self.class[y]
@@ -247,60 +220,10 @@ impl Graph {
         {
             return;
         }
-        if how == Coalescing::Conservative
-            && !self.briggs(x, y)
-            && !self.george(x, y)
-            && !self.george(y, x)
-        {
-            self.refused += 1;
-            return;
-        }
         // The smaller index stays the representative, as in C2.
         let (from, into) = if x < y { (y, x) } else { (x, y) };
         self.union(from, into, scratch);
         self.coalesced += 1;
-    }
-
-    /// George's test: merging `x` into `y` is safe when every neighbour of
-    /// `x` already interferes with `y` or has fewer neighbours than
-    /// registers in its mask.
-    fn george(&self, x: usize, y: usize) -> bool {
-        self.row_neighbours(x)
-            .all(|t| self.interferes(t, y) || !self.at_least(t, self.mask[t].count_ones()))
-    }
-
-    /// Whether group `z` has at least `k` neighbours: counted only as far
-    /// as `k` (a register count), so a group live across a long function,
-    /// with thousands of neighbours, costs no more than a short one.
-    fn at_least(&self, z: usize, k: u32) -> bool {
-        self.row_neighbours(z).take(k as usize).count() as u32 >= k
-    }
-
-    /// Briggs' test: merging groups `x` and `y` cannot make the graph
-    /// harder to colour when fewer of the merged group's neighbours than it
-    /// has registers are of significant degree (at least as many
-    /// neighbours, after the merge, as registers in their own mask).
-    fn briggs(&self, x: usize, y: usize) -> bool {
-        let k = (self.mask[x] & self.mask[y]).count_ones();
-        // Each neighbour of either once: `y`'s that are not also `x`'s.
-        let both = self
-            .row_neighbours(x)
-            .chain(self.row_neighbours(y).filter(|&z| !self.interferes(z, x)));
-        let mut significant = 0;
-        for z in both {
-            if z == x || z == y {
-                continue;
-            }
-            // After the merge, a neighbour of both has one neighbour fewer.
-            let merged = u32::from(self.interferes(z, x) && self.interferes(z, y));
-            if self.at_least(z, self.mask[z].count_ones() + merged) {
-                significant += 1;
-                if significant >= k {
-                    return false;
-                }
-            }
-        }
-        true
     }
 }
 
@@ -323,20 +246,10 @@ impl Iterator for Neighbours<'_> {
     }
 }
 
-/// How [`build`] coalesces copies: every one it can (the first round), or
-/// only those Briggs' or George's test allows (the rounds after a spill, so that a
-/// merge does not make a group uncolourable again).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Coalescing {
-    Aggressive,
-    Conservative,
-}
-
 /// Builds the graph of `f` and coalesces.
-#[cfg(test)]
-pub fn build(f: &Function, env: &MachineEnv, facts: &Facts, how: Coalescing) -> Graph {
+pub fn build(f: &Function, env: &MachineEnv, facts: &Facts) -> Graph {
     let mut g = interference(f, env, facts);
-    coalesce(f, facts, &mut g, how);
+    coalesce(f, facts, &mut g);
     g
 }
 
@@ -379,23 +292,53 @@ pub fn interference_as(
         in_register: vec![false; n],
         class,
         coalesced: 0,
-        refused: 0,
         alloc,
         excluded: Vec::new(),
         copies: Vec::new(),
         adj_start: Vec::new(),
         adj: Vec::new(),
         finished: false,
-        undo: Undo::default(),
     };
     let mut live: Row = Vec::with_capacity(words);
     let mut present: Row = vec![0; words];
+    // A vreg's area grows by its block's frequency for each instruction it
+    // is live after, added once per stretch of the backward walk (at its
+    // def, or at the top of the block) instead of per live vreg per
+    // instruction: `joined[v]` is where its stretch began, in instructions
+    // walked, when `stamp[v]` is the block; else it was live at the bottom.
+    // The frequencies are powers of 4, so the sums are exact either way.
+    let (mut joined, mut stamp) = (vec![0u32; n], vec![u32::MAX; n]);
+    let mut walked = 0u32;
     for b in f.blocks() {
         let freq = facts.freq[b.index()];
         let from = g.excluded.len();
+        let (bottom, here) = (walked, b.index() as u32);
+        let since = |v: usize, joined: &[u32], stamp: &[u32]| {
+            if stamp[v] == here {
+                joined[v]
+            } else {
+                bottom
+            }
+        };
         facts.walk(f, b, &mut live, |i, live| {
             inst(f, &mut g, i, live, freq, &mut present);
+            for op in f.inst_operands(i).iter().filter(|o| !o.is_nonalloc()) {
+                let v = op.vreg().index();
+                if op.is_def() {
+                    if dense::contains(live, v) {
+                        let n = walked + 1 - since(v, &joined, &stamp);
+                        g.area[v] += freq * f64::from(n);
+                    }
+                } else if !dense::contains(live, v) {
+                    joined[v] = walked + 1;
+                    stamp[v] = here;
+                }
+            }
+            walked += 1;
         });
+        for v in dense::members(&live) {
+            g.area[v] += freq * f64::from(walked - since(v, &joined, &stamp));
+        }
         // The walk goes backwards: the block's points, first to last.
         g.excluded[from..].reverse();
         // Parameters are defined at the top of the block, all at once. A
@@ -497,18 +440,9 @@ fn pairs_bound(f: &Function, facts: &Facts) -> usize {
     pairs
 }
 
-/// Coalesces the copies of `g` (from [`interference`], or after
-/// [`Graph::uncoalesce`]), most frequent first, `how` says how, and lists
-/// the groups' neighbours.
-pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
-    g.undo = Undo {
-        parent: g.parent.clone(),
-        mask: g.mask.clone(),
-        cost: g.cost.clone(),
-        area: g.area.clone(),
-        prefer: g.prefer.clone(),
-        in_register: g.in_register.clone(),
-    };
+/// Coalesces the copies of `g` (from [`interference`]), most frequent
+/// first, and lists the groups' neighbours.
+pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph) {
     // `true` marks a copy on an edge.
     let mut copies: Vec<(f64, VReg, VReg, bool)> = Vec::new();
     for b in f.blocks() {
@@ -530,7 +464,7 @@ pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
     copies.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut scratch = Vec::new();
     for &(_, a, b, _) in &copies {
-        g.try_coalesce(a, b, how, &mut scratch);
+        g.try_coalesce(a, b, &mut scratch);
     }
     // A copy on an edge between two groups is a move that a register makes
     // cheap (a slot-to-slot move costs a reload and a store).
@@ -549,16 +483,17 @@ pub fn coalesce(f: &Function, facts: &Facts, g: &mut Graph, how: Coalescing) {
     g.finish();
 }
 
-/// Edges, masks, cost and area of instruction `i`; `live` holds the vregs
-/// live just after it.
+/// Edges, masks and cost of instruction `i`; `live` holds the vregs live
+/// just after it.
 fn inst(f: &Function, g: &mut Graph, i: Inst, live: &[u64], freq: f64, present: &mut Row) {
     let ops = f.inst_operands(i);
     let clobbered = crate::PRegSet::of(f.inst_clobbers(i)).class_masks();
-    for v in dense::members(live) {
-        g.area[v] += freq;
-        // Live after the instruction: across its clobbers (defs of `i`
-        // included, which may not be written to a clobbered register).
-        g.exclude(v, i, clobbered[g.class[v] as usize]);
+    if clobbered != [0; 3] {
+        for v in dense::members(live) {
+            // Live after the instruction: across its clobbers (defs of `i`
+            // included, which may not be written to a clobbered register).
+            g.exclude(v, i, clobbered[g.class[v] as usize]);
+        }
     }
     for (k, op) in ops.iter().enumerate() {
         if op.is_nonalloc() {

@@ -138,6 +138,11 @@ impl Homes {
         }
     }
 
+    /// The holes, handed back for a round that keeps this one's colouring.
+    pub fn into_holes(self) -> Vec<Intervals> {
+        self.holes
+    }
+
     /// How many groups have holes.
     pub fn split_groups(&self) -> usize {
         self.split.len()
@@ -169,6 +174,14 @@ impl Homes {
         match self.holes.get(r) {
             Some(h) if !h.is_empty() && inside(h, i.index() as u32) => self.slot[r],
             _ => self.loc[r],
+        }
+    }
+
+    /// Where group `r` is at every instruction, unless it has holes.
+    pub(super) fn everywhere(&self, r: usize) -> Option<Allocation> {
+        match self.holes.get(r) {
+            Some(h) if !h.is_empty() => None,
+            _ => Some(self.loc[r]),
         }
     }
 

@@ -53,14 +53,11 @@ pub struct ColoringWithoutSplitting;
 /// What one allocation did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ColoringStats {
-    /// Colouring rounds (1 when the first colouring fits every instruction;
-    /// the first on an aggressively coalesced graph, the others on a
-    /// conservatively coalesced one).
+    /// Colouring rounds (1 when the first colouring fits every
+    /// instruction).
     pub rounds: u64,
-    /// Copies removed by coalescing, and (after a spill round, when the
-    /// graph is coalesced conservatively) copies Briggs' test kept.
+    /// Copies removed by coalescing.
     pub coalesced: u64,
-    pub refused: u64,
     /// Groups (live ranges after coalescing).
     pub groups: u64,
     /// Groups that live on the stack.
@@ -109,21 +106,13 @@ impl Coloring {
         // the stack. Every round that does not finish spills at least one
         // more, so one round per vreg and a last one always suffice.
         let mut forced = vec![false; f.num_vregs()];
-        let mut g = graph::interference(f, env, &facts);
-        graph::coalesce(f, &facts, &mut g, graph::Coalescing::Aggressive);
+        let g = graph::build(f, env, &facts);
         let rounds = Rounds {
             f,
             env,
             facts: &facts,
             points: points.as_ref(),
         };
-        if let Some(out) = rounds.run(&g, &mut forced, &mut stats, 0)? {
-            return Ok(out);
-        }
-        // A round spilled: the later rounds colour a graph coalesced
-        // conservatively, so that no merge makes a group uncolourable.
-        g.uncoalesce();
-        graph::coalesce(f, &facts, &mut g, graph::Coalescing::Conservative);
         if let Some(out) = rounds.run(&g, &mut forced, &mut stats, f.num_vregs())? {
             return Ok(out);
         }
@@ -134,19 +123,17 @@ impl Coloring {
 }
 
 /// Rounds after which an instruction short of registers spills every group
-/// of the class present there, not only the lowest-scored holder of
-/// a register it needs. Its spilled operands need registers of their own
-/// that the colouring does not see, so the register spilling one group
-/// frees goes to the next group live across the instruction: one round per
-/// group (65 rounds on a swarm case of 167 instructions, 20 times the
-/// allocator's median time per instruction). Each round recolours the
-/// whole function: on real code, after 2 rounds rather than 6, a
-/// 17,991-instruction function takes 4 rounds instead of 9, and the
-/// loop-weighted cost of SQLite, tiktoken and libjxl changes by under
-/// 0.3%.
+/// of the class present there, not only the lowest-scored holder of a
+/// register it needs, and each next round keeps the last colouring with
+/// its victims on the stack ([`Kept::without`]) instead of colouring
+/// again. A spilled group's operands need registers of their own that the
+/// colouring does not see, so the register spilling one group frees goes,
+/// coloured again, to the next group live across the instruction: one
+/// round per group (65 rounds on a swarm case of 167 instructions, 20
+/// times the allocator's median time per instruction).
 const SPILL_ALL_PRESENT_AFTER: u64 = 2;
 
-/// What the spill rounds share, whichever graph they colour.
+/// What the spill rounds read.
 struct Rounds<'a> {
     f: &'a Function,
     env: &'a MachineEnv,
@@ -155,9 +142,9 @@ struct Rounds<'a> {
 }
 
 impl Rounds<'_> {
-    /// One round on `g` and up to `more` after it: colour, assign, and
-    /// either finish or spill the victims (all their vregs, into `forced`)
-    /// and go again.
+    /// One round on `g` and up to `more` after it: colour (or keep the last
+    /// colouring), assign, and either finish or spill the victims (all
+    /// their vregs, into `forced`) and go again.
     fn run(
         &self,
         g: &graph::Graph,
@@ -170,27 +157,25 @@ impl Rounds<'_> {
             .points
             .map(|p| split::Splitter::new(f, g, p, self.facts));
         let mut on_stack = vec![false; g.n];
+        // The last round's colouring with its victims moved to the stack,
+        // for a round that spills every group present to start from.
+        let mut kept: Option<Kept> = None;
         for _ in 0..=more {
             stats.rounds += 1;
-            on_stack.fill(false);
-            for v in 0..g.n {
-                on_stack[g.find(v)] |= forced[v];
-            }
-            if let Some(s) = splitter.as_mut() {
-                s.reset();
-            }
-            let select::Colouring { home, optimistic } =
-                select::color(g, &on_stack, splitter.as_mut());
-            let (mut holes, splits) = splitter
-                .as_ref()
-                .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
-            split::lengthen(f, g, &mut holes);
-            let homes = homes::Homes::new(f, g, &home, holes);
             let all = stats.rounds > SPILL_ALL_PRESENT_AFTER;
+            let Kept {
+                home,
+                holes,
+                splits,
+                optimistic,
+            } = match kept.take() {
+                Some(k) => k,
+                None => self.colour(g, forced, &mut on_stack, splitter.as_mut()),
+            };
+            let homes = homes::Homes::new(f, g, &home, holes);
             match assign::assign(f, self.env, self.facts, g, &homes, all)? {
                 assign::Assigned::Done(mut out) => {
                     stats.coalesced = g.coalesced;
-                    stats.refused = g.refused;
                     stats.groups = (0..g.n).filter(|&v| g.find(v) == v).count() as u64;
                     stats.spilled = (0..g.n)
                         .filter(|&v| g.find(v) == v && home[v] == select::Home::Stack)
@@ -210,10 +195,90 @@ impl Rounds<'_> {
                             forced[v] = true;
                         }
                     }
+                    if stats.rounds >= SPILL_ALL_PRESENT_AFTER {
+                        kept = Some(Kept::without(
+                            home,
+                            homes.into_holes(),
+                            &victims,
+                            splits,
+                            optimistic,
+                        ));
+                    }
                 }
             }
         }
         Ok(None)
+    }
+
+    /// Simplify and select on `g` with the `forced` vregs' groups on the
+    /// stack, and the holes passive splitting made.
+    fn colour(
+        &self,
+        g: &graph::Graph,
+        forced: &[bool],
+        on_stack: &mut [bool],
+        mut splitter: Option<&mut split::Splitter>,
+    ) -> Kept {
+        on_stack.fill(false);
+        for v in 0..g.n {
+            on_stack[g.find(v)] |= forced[v];
+        }
+        if let Some(s) = splitter.as_deref_mut() {
+            s.reset();
+        }
+        let select::Colouring { home, optimistic } =
+            select::color(g, on_stack, splitter.as_deref_mut());
+        let (mut holes, splits) = splitter
+            .as_ref()
+            .map_or((Vec::new(), 0), |s| (s.holes.clone(), s.splits));
+        split::lengthen(self.f, g, &mut holes);
+        Kept {
+            home,
+            holes,
+            splits,
+            optimistic,
+        }
+    }
+}
+
+/// A round's colouring: each group's home, the holes of split groups, and
+/// what select counted.
+struct Kept {
+    home: Vec<select::Home>,
+    holes: Vec<split::Intervals>,
+    splits: u64,
+    optimistic: u64,
+}
+
+impl Kept {
+    /// The colouring with the `victims` (representatives, sorted) on the
+    /// stack and every other group where it was. Once an instruction short
+    /// of registers spills every group present, a round colours no more:
+    /// colouring again would hand the registers the victims free to other
+    /// groups, short of registers where the victims' operands now need
+    /// some (a 17,991-instruction tiktoken function spilled 602 groups,
+    /// then 1,107 more, in two rounds that coloured again). Kept, a
+    /// colouring only loses holders, so each round frees registers and
+    /// takes none.
+    fn without(
+        mut home: Vec<select::Home>,
+        mut holes: Vec<split::Intervals>,
+        victims: &[usize],
+        splits: u64,
+        optimistic: u64,
+    ) -> Kept {
+        for &r in victims {
+            home[r] = select::Home::Stack;
+            if let Some(h) = holes.get_mut(r) {
+                h.clear();
+            }
+        }
+        Kept {
+            home,
+            holes,
+            splits,
+            optimistic,
+        }
     }
 }
 
@@ -238,7 +303,6 @@ impl Allocator for Coloring {
                 ("rounds", s.rounds),
                 ("groups", s.groups),
                 ("coalesced", s.coalesced),
-                ("refused", s.refused),
                 ("spilled", s.spilled),
                 ("optimistic", s.optimistic),
                 ("split", s.split),

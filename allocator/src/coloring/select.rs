@@ -82,12 +82,12 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
     // scores do not change while the graph is simplified, so one sort and
     // a cursor past the removed ones find each lowest in amortised
     // constant time, not a scan per push.
-    let mut by_score: Vec<usize> = reps.iter().copied().filter(|&r| !removed[r]).collect();
-    by_score.sort_by(|&a, &b| {
-        score(g.cost[a], g.area[a], false)
-            .total_cmp(&score(g.cost[b], g.area[b], false))
-            .then(a.cmp(&b))
-    });
+    let mut by_score: Vec<(f64, usize)> = reps
+        .iter()
+        .filter(|&&r| !removed[r])
+        .map(|&r| (score(g.cost[r], g.area[r], false), r))
+        .collect();
+    by_score.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut cursor = 0;
     let remove =
         |r: usize, removed: &mut Vec<bool>, degree: &mut Vec<u32>, low: &mut Vec<usize>| {
@@ -113,10 +113,10 @@ pub fn color(g: &Graph, forced: &[bool], mut splitter: Option<&mut Splitter>) ->
         }
         // No trivially colourable group: push the lowest score
         // optimistically (coloured last, it is the likeliest spill).
-        while removed[by_score[cursor]] {
+        while removed[by_score[cursor].1] {
             cursor += 1;
         }
-        let r = by_score[cursor];
+        let r = by_score[cursor].1;
         stack.push(r);
         pushed[r] = true;
         remove(r, &mut removed, &mut degree, &mut low);
@@ -201,12 +201,7 @@ mod tests {
             "coloring_select/the_lowest_score_is_pushed_optimistically_and_spilled",
         );
         let facts = super::super::facts::Facts::new(&case.func);
-        let g = super::super::graph::build(
-            &case.func,
-            &case.machine,
-            &facts,
-            super::super::graph::Coalescing::Aggressive,
-        );
+        let g = super::super::graph::build(&case.func, &case.machine, &facts);
         assert!(g.interferes(0, 1) && g.interferes(0, 2) && g.interferes(1, 2));
         let home = color(&g, &[false; 3], None).home;
         assert_eq!(home[0], Home::Stack);

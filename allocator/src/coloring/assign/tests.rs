@@ -1,5 +1,5 @@
 use super::*;
-use crate::coloring::graph::{build, Coalescing};
+use crate::coloring::graph::build;
 use crate::coloring::select::Home;
 use crate::fixtures::{case_on, unit_case};
 use crate::ir::case::Case;
@@ -14,7 +14,7 @@ use crate::ir::text::{print, print_allocation};
 fn assign_with(case: &Case, vregs: &[(usize, Home)], holes: &[(usize, (u32, u32))]) -> String {
     let f = &case.func;
     let facts = Facts::new(f);
-    let g = build(f, &case.machine, &facts, Coalescing::Aggressive);
+    let g = build(f, &case.machine, &facts);
     let mut home = vec![Home::Stack; g.n];
     for &(v, h) in vregs {
         home[g.find(v)] = h;

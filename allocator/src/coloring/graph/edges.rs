@@ -20,9 +20,6 @@ use crate::analysis::bitset::dense;
 /// is a matrix: faster to build and to query than lists.
 const MATRIX_BYTES: usize = 8 << 20;
 
-/// Rows per chunk of saved rows.
-const SAVED_CHUNK: usize = 64;
-
 /// Bytes the lists hold at their peak per pair added while building: the
 /// pair, and its two entries in the sorted lists (the vector of pairs may
 /// hold up to twice its length; the bound on the pairs is loose enough).
@@ -32,8 +29,6 @@ pub enum Edges {
     Matrix {
         words: usize,
         bits: Vec<u64>,
-        /// While merging: each row a merge changed, as it was before.
-        saved: SavedRows,
     },
     Lists {
         /// While the graph is built: every pair added, `min << 32 | max`,
@@ -45,9 +40,8 @@ pub enum Edges {
         start: Vec<u32>,
         adj: Vec<u32>,
         /// Per node, the neighbours merges added (none of them in `adj`'s
-        /// list for the node); `added` logs each pair in order.
+        /// list for the node).
         extra: Vec<Vec<u32>>,
-        added: Vec<(u32, u32)>,
     },
 }
 
@@ -64,11 +58,6 @@ impl Edges {
             Edges::Matrix {
                 words,
                 bits: vec![0u64; n * words],
-                saved: SavedRows {
-                    chunks: Vec::new(),
-                    rows: Vec::new(),
-                    is_saved: vec![0u64; words],
-                },
             }
         } else {
             Edges::Lists {
@@ -76,7 +65,6 @@ impl Edges {
                 start: vec![0; n + 1],
                 adj: Vec::new(),
                 extra: vec![Vec::new(); n],
-                added: Vec::new(),
             }
         }
     }
@@ -185,79 +173,21 @@ impl Edges {
         }
     }
 
-    /// Adds the edge `a`–`b` during merging, to be taken back by
-    /// [`Edges::undo`]; the caller has checked it is not there.
+    /// Adds the edge `a`–`b` during merging; the caller has checked it is
+    /// not there.
     pub fn add_merged(&mut self, a: usize, b: usize) {
         debug_assert!(!self.contains(a, b));
         match self {
-            Edges::Matrix { words, bits, saved } => {
+            Edges::Matrix { words, bits } => {
                 let w = *words;
-                for (row, col) in [(a, b), (b, a)] {
-                    saved.save(bits, w, row);
-                    dense::insert(&mut bits[row * w..(row + 1) * w], col);
-                }
+                dense::insert(&mut bits[a * w..(a + 1) * w], b);
+                dense::insert(&mut bits[b * w..(b + 1) * w], a);
             }
-            Edges::Lists { extra, added, .. } => {
+            Edges::Lists { extra, .. } => {
                 extra[a].push(b as u32);
                 extra[b].push(a as u32);
-                added.push((a as u32, b as u32));
             }
         }
-    }
-
-    /// Takes back every [`Edges::add_merged`] since the graph was sealed.
-    pub fn undo(&mut self) {
-        match self {
-            Edges::Matrix { words, bits, saved } => saved.restore(bits, *words),
-            Edges::Lists { extra, added, .. } => {
-                for &(a, b) in added.iter().rev() {
-                    extra[a as usize].pop();
-                    extra[b as usize].pop();
-                }
-                added.clear();
-            }
-        }
-    }
-}
-
-/// A matrix's rows as they were before their first change while merging:
-/// the `k`th saved, row `rows[k]`, is at `chunks[k / SAVED_CHUNK][k %
-/// SAVED_CHUNK * words..]`, and one bit per row says it is saved. A long
-/// group merged into another gives it thousands of neighbours: a log of
-/// bits would outgrow the matrix, the saved rows never do (but for a
-/// chunk). Chunks of a fixed size, not one growing vector, which would
-/// hold up to twice the rows.
-pub struct SavedRows {
-    chunks: Vec<Vec<u64>>,
-    rows: Vec<u32>,
-    is_saved: Vec<u64>,
-}
-
-impl SavedRows {
-    /// Saves `row` of `bits` (`w` words a row) unless it is saved already.
-    fn save(&mut self, bits: &[u64], w: usize, row: usize) {
-        if dense::contains(&self.is_saved, row) {
-            return;
-        }
-        dense::insert(&mut self.is_saved, row);
-        if self.rows.len().is_multiple_of(SAVED_CHUNK) {
-            self.chunks.push(Vec::with_capacity(SAVED_CHUNK * w));
-        }
-        self.rows.push(row as u32);
-        let chunk = self.chunks.last_mut().expect("pushed above");
-        chunk.extend_from_slice(&bits[row * w..(row + 1) * w]);
-    }
-
-    /// Puts every saved row back into `bits` and forgets them.
-    fn restore(&mut self, bits: &mut [u64], w: usize) {
-        for (k, &row) in self.rows.iter().enumerate() {
-            let (row, at) = (row as usize, k % SAVED_CHUNK * w);
-            let old = &self.chunks[k / SAVED_CHUNK][at..at + w];
-            bits[row * w..(row + 1) * w].copy_from_slice(old);
-        }
-        self.chunks = Vec::new();
-        self.rows.clear();
-        self.is_saved.fill(0);
     }
 }
 

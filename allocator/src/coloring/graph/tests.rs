@@ -5,7 +5,7 @@ use crate::ir::case::Case;
 /// The aggressively coalesced graph of `case`.
 fn graph(case: &Case) -> Graph {
     let facts = Facts::new(&case.func);
-    build(&case.func, &case.machine, &facts, Coalescing::Aggressive)
+    build(&case.func, &case.machine, &facts)
 }
 
 #[test]
@@ -126,67 +126,6 @@ fn rows_of_several_words() {
     assert_eq!(g.neighbours(66).collect::<Vec<_>>(), vec![0, 65]);
 }
 
-/// One register: a copy whose merged group would keep a neighbour of
-/// significant degree is kept by both conservative tests, and merged
-/// by the aggressive coalescing.
-#[test]
-fn conservative_coalescing_keeps_a_copy_that_could_cost_a_colour() {
-    let function = "function
-  block0:
-    inst0: op def:v0i:reg
-    inst1: op def:v1i:reg
-    inst2: op use:v1i:reg use:v0i:any
-    inst3: branch -> block1(v0i)
-  block1(v2i):
-    inst4: op def:v3i:reg
-    inst5: op use:v3i:reg use:v2i:any
-    inst6: ret use:v2i:reg
-end
-";
-    let text = format!("{}{function}", int_machine("p0i"));
-    let (case, _) = crate::ir::text::parse_and_validate(text.as_bytes()).unwrap();
-    let facts = Facts::new(&case.func);
-    let aggressive = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
-    assert_eq!((aggressive.coalesced, aggressive.refused), (1, 0));
-    let g = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
-    assert_eq!((g.coalesced, g.refused), (0, 1));
-    assert!(!g.briggs(0, 2) && !g.george(0, 2) && !g.george(2, 0));
-    // Taking the aggressive merge back gives the conservative graph.
-    let mut again = aggressive;
-    again.uncoalesce();
-    coalesce(&case.func, &facts, &mut again, Coalescing::Conservative);
-    assert_same(&again, &g);
-    // With two registers, v1i and v3i are of insignificant degree.
-    let two = format!("{}{function}", int_machine("p0i-p1i"));
-    let (case, _) = crate::ir::text::parse_and_validate(two.as_bytes()).unwrap();
-    let facts = Facts::new(&case.func);
-    let g = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
-    assert_eq!((g.coalesced, g.refused), (1, 0));
-    let g = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
-    assert!(g.briggs(0, 2) && g.george(0, 2) && g.george(2, 0));
-}
-
-/// Briggs counts significant neighbours against the common registers;
-/// George asks each neighbour of one side to be insignificant or a
-/// neighbour of the other.
-#[test]
-fn briggs_and_george_on_a_small_graph() {
-    // Two registers. v0i and v3i can merge (no interference); v1i and
-    // v2i interfere with both and with each other.
-    let g = graph(&unit_case(
-        "coloring_graph/briggs_and_george_on_a_small_graph",
-    ));
-    assert!(!g.interferes(0, 3));
-    for (a, b) in [(0, 1), (0, 2), (1, 2), (3, 1), (3, 2)] {
-        assert!(g.interferes(a, b), "v{a} v{b}");
-    }
-    // Merged, {v0, v3} has neighbours v1i and v2i, each of degree 2
-    // (significant on two registers): Briggs says no. Each neighbour of
-    // v0i is a neighbour of v3i: George says yes.
-    assert!(!g.briggs(0, 3));
-    assert!(g.george(0, 3) && g.george(3, 0));
-}
-
 /// Two graphs equal in every group, mask, cost and edge.
 fn assert_same(a: &Graph, b: &Graph) {
     assert_eq!(a.n, b.n);
@@ -207,25 +146,11 @@ fn assert_same(a: &Graph, b: &Graph) {
         (&b.mask, &b.prefer, &b.in_register)
     );
     assert_eq!((&a.cost, &a.area, &a.copies), (&b.cost, &b.area, &b.copies));
-    assert_eq!((a.coalesced, a.refused), (b.coalesced, b.refused));
+    assert_eq!(a.coalesced, b.coalesced);
 }
 
-#[test]
-fn uncoalescing_a_function_of_many_merges_restores_its_graph() {
-    let case =
-        unit_case("coloring_graph/a_group_needs_a_register_for_operands_that_ask_and_for_copies");
-    let facts = Facts::new(&case.func);
-    let fresh = build(&case.func, &case.machine, &facts, Coalescing::Conservative);
-    let mut g = build(&case.func, &case.machine, &facts, Coalescing::Aggressive);
-    assert!(g.coalesced > 0, "the case has merges to take back");
-    g.uncoalesce();
-    coalesce(&case.func, &facts, &mut g, Coalescing::Conservative);
-    assert_same(&g, &fresh);
-}
-
-/// The bit matrix and the neighbour lists give the same graph: built,
-/// coalesced either way, and coalesced again after taking the merges back,
-/// on the coloring corpus, the committed real code and the hand-written
+/// The bit matrix and the neighbour lists give the same graph, built and
+/// coalesced, on the coloring corpus, the committed real code and the hand-written
 /// cases.
 #[test]
 fn the_matrix_and_the_lists_give_the_same_graph() {
@@ -247,17 +172,12 @@ fn the_matrix_and_the_lists_give_the_same_graph() {
             .sum::<usize>()
             / 2;
         assert!(edges <= pairs_bound(f, &facts), "{}", path.display());
-        for how in [Coalescing::Aggressive, Coalescing::Conservative] {
-            for g in &mut both {
-                coalesce(f, &facts, g, how);
-            }
-            assert_same(&both[0], &both[1]);
-            merged += both[0].coalesced;
-            rows += usize::from(both[0].adj_start.is_empty());
-            for g in &mut both {
-                g.uncoalesce();
-            }
+        for g in &mut both {
+            coalesce(f, &facts, g);
         }
+        assert_same(&both[0], &both[1]);
+        merged += both[0].coalesced;
+        rows += usize::from(both[0].adj_start.is_empty());
     }
     assert!(
         files.len() > 60 && merged > 1000 && rows > 10,

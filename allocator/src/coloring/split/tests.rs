@@ -10,12 +10,7 @@ fn with_splitter(name: &str, check: impl FnOnce(&mut Splitter)) {
     let case = unit_case(name);
     let f = &case.func;
     let facts = Facts::new(f);
-    let g = super::super::graph::build(
-        f,
-        &case.machine,
-        &facts,
-        super::super::graph::Coalescing::Aggressive,
-    );
+    let g = super::super::graph::build(f, &case.machine, &facts);
     let points = Points::new(f, &facts);
     check(&mut Splitter::new(f, &g, &points, &facts));
 }
