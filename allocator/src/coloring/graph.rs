@@ -326,8 +326,8 @@ pub fn interference_as(
                 let v = op.vreg().index();
                 if op.is_def() {
                     if dense::contains(live, v) {
-                        let n = walked + 1 - since(v, &joined, &stamp);
-                        g.area[v] += freq * f64::from(n);
+                        let stretch = walked + 1 - since(v, &joined, &stamp);
+                        g.area[v] += freq * f64::from(stretch);
                     }
                 } else if !dense::contains(live, v) {
                     joined[v] = walked + 1;
