@@ -52,6 +52,12 @@ impl LiveRows {
         true
     }
 
+    /// The live-in and live-out rows, `words` words per block, handed
+    /// over rather than copied.
+    pub fn into_in_out(self) -> (Vec<u64>, Vec<u64>) {
+        (self.live_in, self.live_out)
+    }
+
     #[inline]
     pub fn live_in(&self, b: Block) -> &[u64] {
         &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]
@@ -105,6 +111,10 @@ pub fn rows_where(
 ) -> LiveRows {
     let mut rows = LiveRows::default();
     solve_rows(f, postorder, param_read, &mut rows);
+    // Solved once, it keeps no scratch: the `gen` and `kill` rows are as
+    // large as the solution (122 MB on esbuild's 49,225-instruction
+    // function), and a caller that goes on to allocate would hold both.
+    rows.gen_kill = Vec::new();
     rows
 }
 

@@ -68,15 +68,15 @@ impl Facts {
         // the way there.
         let rows =
             liveness::rows_where(f, &cfg::postorder(f), |p| dense::contains(&read, p.index()));
-        // (Rows of at least one word, so a function without vregs still
-        // has them.)
-        let mut live_out = vec![0u64; words * f.num_blocks()];
-        let mut live_in = vec![0u64; words * f.num_blocks()];
-        for b in f.blocks() {
-            let k = b.index() * words;
-            live_out[k..k + rows.words].copy_from_slice(rows.live_out(b));
-            live_in[k..k + rows.words].copy_from_slice(rows.live_in(b));
-        }
+        // Rows of at least one word, so a function without vregs still has
+        // them (empty: nothing is live).
+        let (live_in, live_out) = if rows.words == words {
+            rows.into_in_out()
+        } else {
+            debug_assert_eq!(rows.words, 0);
+            let empty = vec![0u64; words * f.num_blocks()];
+            (empty.clone(), empty)
+        };
         Facts {
             words,
             live_out,
