@@ -129,7 +129,7 @@ impl Points {
         }
         // Grouped by vreg with a counting sort, then each vreg's own few
         // sorted (mostly in order already: blocks come in layout order):
-        // one sort of every span and reference was a fifth of the
+        // one sort of every span and reference was a twentieth of the
         // allocator's time on libjxl's functions.
         let (span_of, mut spans) = crate::counting_sort::counting_sorted(
             n,
