@@ -178,7 +178,8 @@ fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
 /// cannot be: its entry is not block 0, its blocks do not hold its
 /// instructions in order, or a vreg is not below `num_vregs`.
 pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
-    read_function(func, FunctionBuilder::new(), &mut Vec::new())
+    let b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
+    read_function(func, b, &mut Vec::new())
 }
 
 /// [`function`], built into `b` (which may reuse an earlier function's
