@@ -45,7 +45,7 @@ impl LiveRows {
     /// `false`, and the rows left meaningless, for a function bigger than
     /// dense rows are for.
     pub fn recompute(&mut self, f: &Function, postorder: &[Block]) -> bool {
-        if f.num_blocks().saturating_mul(dense::words(f.num_vregs())) > DENSE_WORDS {
+        if !fits_rows(f) {
             return false;
         }
         solve_rows(f, postorder, |_| true, self);
@@ -87,6 +87,12 @@ pub fn compute(f: &Function, postorder: &[Block]) -> Liveness {
     }
 }
 
+/// Whether `f` is small enough for dense rows ([`DENSE_WORDS`]): beyond,
+/// a solve over rows costs more than one over sparse sets.
+pub fn fits_rows(f: &Function) -> bool {
+    f.num_blocks().saturating_mul(dense::words(f.num_vregs())) <= DENSE_WORDS
+}
+
 /// Liveness as dense rows, or `None` for a function bigger than
 /// [`DENSE_WORDS`] (then use [`compute_sparse`]).
 ///
@@ -94,7 +100,7 @@ pub fn compute(f: &Function, postorder: &[Block]) -> Liveness {
 /// gathered in one backward pass, then `in = gen ∪ (out − kill)` is solved
 /// word by word, with no per-vreg work in the fixpoint.
 pub fn compute_rows(f: &Function, postorder: &[Block]) -> Option<LiveRows> {
-    if f.num_blocks().saturating_mul(dense::words(f.num_vregs())) > DENSE_WORDS {
+    if !fits_rows(f) {
         return None;
     }
     Some(rows_where(f, postorder, |_| true))
@@ -216,6 +222,17 @@ fn solve_rows(
 /// worklist in postorder re-runs a block's instructions whenever its
 /// live-out set grows.
 pub fn compute_sparse(f: &Function, postorder: &[Block]) -> Liveness {
+    sparse_where(f, postorder, |_| true)
+}
+
+/// [`compute_sparse`] where a branch argument is a use only when
+/// `param_read` says so of the parameter it is passed to, as
+/// [`rows_where`].
+pub fn sparse_where(
+    f: &Function,
+    postorder: &[Block],
+    param_read: impl Fn(VReg) -> bool,
+) -> Liveness {
     let n = f.num_blocks();
     let mut live_in = vec![SparseBitSet::new(); n];
     let mut live_out = vec![SparseBitSet::new(); n];
@@ -230,7 +247,7 @@ pub fn compute_sparse(f: &Function, postorder: &[Block]) -> Liveness {
     while let Some(b) = work.pop_front() {
         queued[b.index()] = false;
         live.clone_from(&live_out[b.index()]);
-        transfer_block(f, b, &mut live);
+        transfer_block(f, b, &param_read, &mut live);
         if live == live_in[b.index()] {
             continue;
         }
@@ -245,12 +262,21 @@ pub fn compute_sparse(f: &Function, postorder: &[Block]) -> Liveness {
     Liveness { live_in, live_out }
 }
 
-/// Turns the block's live-out set into its live-in set.
-pub fn transfer_block(f: &Function, b: Block, live: &mut SparseBitSet) {
+/// Turns the block's live-out set into its live-in set; a branch argument
+/// is a use when `param_read` says so of its parameter.
+fn transfer_block(
+    f: &Function,
+    b: Block,
+    param_read: impl Fn(VReg) -> bool,
+    live: &mut SparseBitSet,
+) {
     let insts = f.block_insts(b);
-    for (k, _) in f.block_succs(b).iter().enumerate() {
-        for v in f.branch_args(b, k) {
-            live.insert(v.index());
+    for (t, &s) in f.block_succs(b).iter().enumerate() {
+        let params = f.block_params(s);
+        for (k, v) in f.branch_args(b, t).iter().enumerate() {
+            if params.get(k).is_none_or(|&p| param_read(p)) {
+                live.insert(v.index());
+            }
         }
     }
     for i in insts.iter().rev() {

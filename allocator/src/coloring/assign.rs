@@ -24,7 +24,7 @@ use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::inst_regs::{RegSlot, Search};
 use crate::interface::AllocError;
 use crate::ir::function::Function;
-use crate::ir::index::{Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
+use crate::ir::index::{Block, Inst, PReg, PRegSet, ProgPoint, RegClass, SpillSlot, VReg};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::{limit_mask, OperandConstraint};
 use crate::ir::output::{Allocation, Output};
@@ -88,6 +88,10 @@ struct Run<'a> {
     home_reg: Vec<u8>,
     /// The vregs the instruction being placed defines (cleared after it).
     defined_here: Vec<bool>,
+    /// What is live into `live_in_of`, as a dense row: the edge moves of
+    /// split groups test each member against it.
+    live_in: Row,
+    live_in_of: Option<Block>,
 }
 
 const NOBODY: u32 = u32::MAX;
@@ -147,6 +151,8 @@ pub fn assign(
         scratch: Scratch::default(),
         home_reg: home_regs(g, homes),
         defined_here: vec![false; g.n],
+        live_in: vec![0; facts.words],
+        live_in_of: None,
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
@@ -655,6 +661,19 @@ impl Run<'_> {
         }
     }
 
+    /// Makes [`Run::live_in`] what is live into `s`, clearing only the
+    /// words the last block set.
+    fn load_live_in(&mut self, facts: &Facts, s: Block) {
+        if let Some(p) = self.live_in_of.replace(s) {
+            for &(w, _) in facts.live_in(p) {
+                self.live_in[w as usize] = 0;
+            }
+        }
+        for &(w, bits) in facts.live_in(s) {
+            self.live_in[w as usize] = bits;
+        }
+    }
+
     /// The moves of the edges leaving branch `i`: arguments into parameters
     /// and the branch's defs (`stores`) into their homes, at the top of each
     /// successor with one predecessor, or before the branch into a join.
@@ -686,10 +705,12 @@ impl Run<'_> {
             }
             // Split groups carried along the edge, in their slot at one end
             // and their register at the other.
+            if self.homes.members.is_some() {
+                self.load_live_in(facts, s);
+            }
             if let Some(members) = &self.homes.members {
-                let live_in = facts.live_in(s);
                 for &z in &self.homes.split {
-                    if !members.of(z).any(|v| dense::contains(live_in, v)) {
+                    if !members.of(z).any(|v| dense::contains(&self.live_in, v)) {
                         continue;
                     }
                     let (from, to) = (self.homes.at(z, i), self.homes.at(z, first));
@@ -704,11 +725,10 @@ impl Run<'_> {
             }
             if effective_preds(f, s) == 1 {
                 // A def goes where its value is read on.
-                let live_in = facts.live_in(s);
                 self.moves.set.extend(
                     stores
                         .iter()
-                        .filter(|(v, _)| dense::contains(live_in, v.index()))
+                        .filter(|(v, _)| facts.is_live_in(s, v.index()))
                         .map(|s| s.1),
                 );
                 self.flush(ProgPoint::before(first), PHASE_EDGE_IN, busy);

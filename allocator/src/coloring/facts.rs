@@ -8,7 +8,8 @@
 //! defined at the top of its block.
 
 use crate::analysis::bitset::dense;
-use crate::analysis::{cfg, liveness, loops};
+use crate::analysis::block_sets::BlockSets;
+use crate::analysis::{cfg, loops};
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst, VReg};
 
@@ -19,8 +20,8 @@ pub type Row = Vec<u64>;
 pub struct Facts {
     /// Words per row (`⌈vregs / 64⌉`).
     pub words: usize,
-    live_out: Vec<u64>,
-    live_in: Vec<u64>,
+    live_out: BlockSets,
+    live_in: BlockSets,
     /// Execution frequency estimate per block: `4^depth`, depth capped at 5
     /// (the loop-weighted cost measure's cap).
     pub freq: Vec<f64>,
@@ -66,17 +67,8 @@ impl Facts {
         }
         // What is passed only to parameters nothing reads is not live on
         // the way there.
-        let rows =
-            liveness::rows_where(f, &cfg::postorder(f), |p| dense::contains(&read, p.index()));
-        // Rows of at least one word, so a function without vregs still has
-        // them (empty: nothing is live).
-        let (live_in, live_out) = if rows.words == words {
-            rows.into_in_out()
-        } else {
-            debug_assert_eq!(rows.words, 0);
-            let empty = vec![0u64; words * f.num_blocks()];
-            (empty.clone(), empty)
-        };
+        let (live_in, live_out) =
+            BlockSets::liveness(f, &cfg::postorder(f), |p| dense::contains(&read, p.index()));
         Facts {
             words,
             live_out,
@@ -91,12 +83,27 @@ impl Facts {
         dense::contains(&self.read, v.index())
     }
 
-    pub fn live_out(&self, b: Block) -> &[u64] {
-        &self.live_out[b.index() * self.words..(b.index() + 1) * self.words]
+    /// The vregs live out of `b`, as the nonzero words of a row.
+    pub fn live_out(&self, b: Block) -> &[(u32, u64)] {
+        self.live_out.of(b.index())
     }
 
-    pub fn live_in(&self, b: Block) -> &[u64] {
-        &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]
+    /// The vregs live into `b`, as the nonzero words of a row.
+    pub fn live_in(&self, b: Block) -> &[(u32, u64)] {
+        self.live_in.of(b.index())
+    }
+
+    /// Whether `v` is live into `b`.
+    pub fn is_live_in(&self, b: Block, v: usize) -> bool {
+        self.live_in.contains(b.index(), v)
+    }
+
+    /// Makes `live` a row of [`Facts::words`] words holding what is live
+    /// out of `b`.
+    pub fn load_live_out(&self, b: Block, live: &mut Row) {
+        live.clear();
+        live.resize(self.words, 0);
+        self.live_out.or_into(b.index(), live);
     }
 
     /// Calls `visit(i, live)` for each instruction of `b`, last to first,
@@ -110,9 +117,7 @@ impl Facts {
         live: &mut Row,
         mut visit: impl FnMut(Inst, &[u64]),
     ) {
-        live.clear();
-        let k = b.index() * self.words;
-        live.extend_from_slice(&self.live_out[k..k + self.words]);
+        self.load_live_out(b, live);
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
                 if self.is_read(p) {
@@ -136,6 +141,7 @@ impl Facts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::block_sets::members;
 
     /// Frequencies stop growing at depth 5, as the loop-weighted cost
     /// measure's do: six nested loops, each a header, a block that loops or
@@ -209,10 +215,11 @@ mod tests {
         let all: Vec<usize> = (0..n).collect();
         let b0 = Block::new(0);
         let b1 = Block::new(1);
-        assert_eq!(dense::members(facts.live_out(b0)).collect::<Vec<_>>(), all);
-        assert_eq!(dense::members(facts.live_in(b1)).collect::<Vec<_>>(), all);
-        assert_eq!(dense::members(facts.live_in(b0)).count(), 0);
-        assert_eq!(dense::members(facts.live_out(b1)).count(), 0);
+        assert_eq!(members(facts.live_out(b0), None).collect::<Vec<_>>(), all);
+        assert_eq!(members(facts.live_in(b1), None).collect::<Vec<_>>(), all);
+        assert_eq!(members(facts.live_in(b0), None).count(), 0);
+        assert_eq!(members(facts.live_out(b1), None).count(), 0);
+        assert!(facts.is_live_in(b1, 69) && !facts.is_live_in(b0, 69));
         // Walking block0 backwards: after inst k, v0..=vk are live (each
         // is read in block1; the branch has them all), and the walk ends
         // with nothing live.

@@ -410,8 +410,7 @@ fn pairs_bound(f: &Function, facts: &Facts) -> usize {
     let mut live: Row = Vec::with_capacity(facts.words);
     let mut pairs = 0;
     for b in f.blocks() {
-        live.clear();
-        live.extend_from_slice(facts.live_out(b));
+        facts.load_live_out(b, &mut live);
         let mut count: usize = live.iter().map(|w| w.count_ones() as usize).sum();
         let last = f.inst_operands(f.block_insts(b).last()).len();
         for (t, &s) in f.block_succs(b).iter().enumerate() {

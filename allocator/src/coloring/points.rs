@@ -17,7 +17,7 @@
 //! since that edge's moves run before the branch.
 
 use super::facts::Facts;
-use crate::analysis::bitset::dense;
+use crate::analysis::block_sets::members;
 use crate::analysis::cfg::{effective_preds, join_successor};
 use crate::ir::function::Function;
 use crate::ir::operand::{Operand, OperandConstraint};
@@ -73,7 +73,7 @@ impl Points {
             let insts = f.block_insts(b);
             let (first, last) = (insts.first().index() as u32, insts.last().index() as u32);
             let freq = facts.freq[b.index()];
-            for v in dense::members(facts.live_in(b)) {
+            for v in members(facts.live_in(b), None) {
                 touch(v, first, &mut lo, &mut hi, &mut touched);
             }
             // A parameter nothing reads is never written: not present.
@@ -100,7 +100,7 @@ impl Points {
                     }
                 }
             }
-            for v in dense::members(facts.live_out(b)) {
+            for v in members(facts.live_out(b), None) {
                 touch(v, last, &mut lo, &mut hi, &mut touched);
             }
             for (t, &s) in f.block_succs(b).iter().enumerate() {

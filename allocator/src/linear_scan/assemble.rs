@@ -19,9 +19,10 @@
 use super::homes::Homes;
 use super::layout::{Layout, Pos};
 use super::part::Loc;
-use super::ranges::{members, Ranges};
+use super::ranges::Ranges;
 use super::scan::Scanned;
 use crate::analysis::bitset::dense;
+use crate::analysis::block_sets::members;
 use crate::analysis::cfg;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};

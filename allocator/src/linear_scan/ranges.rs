@@ -11,9 +11,8 @@
 //! is read at the branch's late point, after which edge moves run.
 
 use super::layout::{Layout, Pos};
-use crate::analysis::bitset::SparseBitSet;
+use crate::analysis::block_sets::{members, BlockSets};
 use crate::analysis::cfg;
-use crate::analysis::liveness;
 use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst, RegClass};
@@ -41,86 +40,6 @@ pub struct Ranges {
     pub live_in: BlockSets,
 }
 
-/// One set of vregs per block, each as its nonzero 64-bit words
-/// `(word index, bits)` (vreg `v` is bit `v % 64` of word `v / 64`), all
-/// in one array: liveness without an allocation per block.
-pub struct BlockSets {
-    words: Vec<(u32, u64)>,
-    start: Vec<u32>,
-}
-
-impl BlockSets {
-    /// The sets `row(b, out)` pushes for blocks `0..n`.
-    fn build(n: usize, mut row: impl FnMut(usize, &mut Vec<(u32, u64)>)) -> BlockSets {
-        let mut words = Vec::new();
-        let mut start = Vec::with_capacity(n + 1);
-        start.push(0);
-        for b in 0..n {
-            row(b, &mut words);
-            start.push(words.len() as u32);
-        }
-        BlockSets { words, start }
-    }
-
-    /// Block `b`'s set.
-    #[inline]
-    pub fn of(&self, b: usize) -> &[(u32, u64)] {
-        &self.words[self.start[b] as usize..self.start[b + 1] as usize]
-    }
-
-    /// The live-in and live-out sets of every block of `f`.
-    fn liveness(f: &Function) -> (BlockSets, BlockSets) {
-        let po = cfg::postorder(f);
-        match liveness::compute_rows(f, &po) {
-            Some(rows) => BlockSets::from_rows(f.num_blocks(), &rows),
-            None => BlockSets::from_sparse(&liveness::compute_sparse(f, &po)),
-        }
-    }
-
-    fn from_rows(n: usize, rows: &liveness::LiveRows) -> (BlockSets, BlockSets) {
-        let nonzero = |row: &[u64], out: &mut Vec<(u32, u64)>| {
-            for (w, &bits) in row.iter().enumerate() {
-                if bits != 0 {
-                    out.push((w as u32, bits));
-                }
-            }
-        };
-        (
-            BlockSets::build(n, |b, out| nonzero(rows.live_in(Block::new(b)), out)),
-            BlockSets::build(n, |b, out| nonzero(rows.live_out(Block::new(b)), out)),
-        )
-    }
-
-    fn from_sparse(l: &liveness::Liveness) -> (BlockSets, BlockSets) {
-        let words = |s: &SparseBitSet, out: &mut Vec<(u32, u64)>| {
-            out.extend(s.words().map(|(w, bits)| (w as u32, bits)))
-        };
-        (
-            BlockSets::build(l.live_in.len(), |b, out| words(&l.live_in[b], out)),
-            BlockSets::build(l.live_out.len(), |b, out| words(&l.live_out[b], out)),
-        )
-    }
-}
-
-/// The members of a set of [`BlockSets`] that are also in the dense bit
-/// vector `mask` (all of them for `None`), in increasing order.
-pub fn members<'a>(
-    set: &'a [(u32, u64)],
-    mask: Option<&'a [u64]>,
-) -> impl Iterator<Item = usize> + 'a {
-    set.iter().flat_map(move |&(w, bits)| {
-        let mut bits = bits & mask.map_or(!0, |m| m[w as usize]);
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Some(w as usize * 64 + b)
-        })
-    })
-}
-
 /// The end of a vreg not live in the walk so far.
 const DEAD: Pos = Pos::MAX;
 
@@ -137,7 +56,7 @@ fn first_from(list: &[Pos], (a, b): (u32, u32), from: Pos) -> Pos {
 impl Ranges {
     pub fn new(f: &Function, layout: &Layout) -> Ranges {
         let nv = f.num_vregs();
-        let (live_in, live_out) = BlockSets::liveness(f);
+        let (live_in, live_out) = BlockSets::liveness(f, &cfg::postorder(f), |_| true);
         let mut class = vec![RegClass::Int; nv];
         let mut def_inst = vec![Inst::INVALID; nv];
         // Blocks are walked in reverse linear order and each block backwards,
@@ -355,55 +274,4 @@ fn bucket_ascending<T, V: Copy>(
         |i| value(&items[i]),
     );
     (out, start.windows(2).map(|w| (w[0], w[1])).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ir::text::parse;
-
-    #[test]
-    fn block_sets_from_rows_and_from_sparse_agree() {
-        // v0 lives around the loop; v70 (second word) from block1 to the
-        // exit, not into block2 (whose back edge reaches its def); v2 only
-        // inside block2.
-        let text = format!(
-            "{}function
-  block0:
-    inst0: op def:v0i:any
-    inst1: branch -> block1()
-  block1:
-    inst2: op def:v70i:any
-    inst3: branch -> block2(), block3()
-  block2:
-    inst4: op use:v0i:any def:v2i:any
-    inst5: op use:v2i:any
-    inst6: branch -> block1()
-  block3:
-    inst7: ret use:v0i:any use:v70i:any
-end
-",
-            crate::fixtures::machine(["p0i", "none", "none"])
-        );
-        // Not validated: vregs 1 and 3 to 69 are never defined.
-        let (case, _) = parse(text.as_bytes()).unwrap();
-        let f = &case.func;
-        let po = cfg::postorder(f);
-        let (rin, rout) =
-            BlockSets::from_rows(f.num_blocks(), &liveness::compute_rows(f, &po).unwrap());
-        let (sin, sout) = BlockSets::from_sparse(&liveness::compute_sparse(f, &po));
-        let list = |s: &BlockSets, b: usize| members(s.of(b), None).collect::<Vec<_>>();
-        let want_in: [&[usize]; 4] = [&[], &[0], &[0], &[0, 70]];
-        let want_out: [&[usize]; 4] = [&[0], &[0, 70], &[0], &[]];
-        for b in 0..4 {
-            assert_eq!(list(&rin, b), want_in[b], "live-in of block{b}");
-            assert_eq!(list(&sin, b), want_in[b], "live-in of block{b}");
-            assert_eq!(list(&rout, b), want_out[b], "live-out of block{b}");
-            assert_eq!(list(&sout, b), want_out[b], "live-out of block{b}");
-        }
-        // A mask keeps only its members.
-        let mut mask = vec![0u64; 2];
-        mask[1] = 1 << (70 - 64);
-        assert_eq!(members(rin.of(3), Some(&mask)).collect::<Vec<_>>(), [70]);
-    }
 }
