@@ -52,12 +52,6 @@ impl LiveRows {
         true
     }
 
-    /// The live-in and live-out rows, `words` words per block, handed
-    /// over rather than copied.
-    pub fn into_in_out(self) -> (Vec<u64>, Vec<u64>) {
-        (self.live_in, self.live_out)
-    }
-
     #[inline]
     pub fn live_in(&self, b: Block) -> &[u64] {
         &self.live_in[b.index() * self.words..(b.index() + 1) * self.words]

@@ -1,5 +1,5 @@
 //! What every phase of the coloring allocator reads about the function:
-//! live-out rows per block, block frequencies from loop depth, and the
+//! live-in and live-out sets per block, block frequencies from loop depth, and the
 //! backward walk that hands each instruction the vregs live just after it.
 //!
 //! Model (the same as [`crate::analysis::liveness`], with one addition):
