@@ -112,8 +112,8 @@ pub fn rows_where(
     let mut rows = LiveRows::default();
     solve_rows(f, postorder, param_read, &mut rows);
     // Solved once, it keeps no scratch: the `gen` and `kill` rows are as
-    // large as the solution (122 MB on esbuild's 49,225-instruction
-    // function), and a caller that goes on to allocate would hold both.
+    // large as the solution, and a caller that goes on to allocate would
+    // hold both.
     rows.gen_kill = Vec::new();
     rows
 }

@@ -94,6 +94,19 @@ struct Run<'a> {
     live_in_of: Option<Block>,
 }
 
+/// Makes `row` what is live into `s`, where it held what is live into
+/// `of` (then `s`), clearing only the words that block set.
+fn load_live_in(facts: &Facts, s: Block, row: &mut Row, of: &mut Option<Block>) {
+    if let Some(p) = of.replace(s) {
+        for &(w, _) in facts.live_in(p) {
+            row[w as usize] = 0;
+        }
+    }
+    for &(w, bits) in facts.live_in(s) {
+        row[w as usize] = bits;
+    }
+}
+
 const NOBODY: u32 = u32::MAX;
 const ON_STACK: u8 = 0;
 const HOLED: u8 = u8::MAX;
@@ -661,19 +674,6 @@ impl Run<'_> {
         }
     }
 
-    /// Makes [`Run::live_in`] what is live into `s`, clearing only the
-    /// words the last block set.
-    fn load_live_in(&mut self, facts: &Facts, s: Block) {
-        if let Some(p) = self.live_in_of.replace(s) {
-            for &(w, _) in facts.live_in(p) {
-                self.live_in[w as usize] = 0;
-            }
-        }
-        for &(w, bits) in facts.live_in(s) {
-            self.live_in[w as usize] = bits;
-        }
-    }
-
     /// The moves of the edges leaving branch `i`: arguments into parameters
     /// and the branch's defs (`stores`) into their homes, at the top of each
     /// successor with one predecessor, or before the branch into a join.
@@ -705,10 +705,8 @@ impl Run<'_> {
             }
             // Split groups carried along the edge, in their slot at one end
             // and their register at the other.
-            if self.homes.members.is_some() {
-                self.load_live_in(facts, s);
-            }
             if let Some(members) = &self.homes.members {
+                load_live_in(facts, s, &mut self.live_in, &mut self.live_in_of);
                 for &z in &self.homes.split {
                     if !members.of(z).any(|v| dense::contains(&self.live_in, v)) {
                         continue;

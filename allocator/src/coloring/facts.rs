@@ -1,6 +1,7 @@
 //! What every phase of the coloring allocator reads about the function:
-//! live-in and live-out sets per block, block frequencies from loop depth, and the
-//! backward walk that hands each instruction the vregs live just after it.
+//! live-in and live-out sets per block, block frequencies from loop depth,
+//! and the backward walk that hands each instruction the vregs live just
+//! after it.
 //!
 //! Model (the same as [`crate::analysis::liveness`], with one addition):
 //! a branch's arguments stay live across the branch, since the edge moves

@@ -411,7 +411,11 @@ fn pairs_bound(f: &Function, facts: &Facts) -> usize {
     let mut pairs = 0;
     for b in f.blocks() {
         facts.load_live_out(b, &mut live);
-        let mut count: usize = live.iter().map(|w| w.count_ones() as usize).sum();
+        let mut count: usize = facts
+            .live_out(b)
+            .iter()
+            .map(|&(_, w)| w.count_ones() as usize)
+            .sum();
         let last = f.inst_operands(f.block_insts(b).last()).len();
         for (t, &s) in f.block_succs(b).iter().enumerate() {
             // The edge's parameters with the branch's operands.
