@@ -20,7 +20,7 @@ use super::operands::{Rewrites, GHOST};
 use super::points::{e, inst_of, is_e, l, m, MovePrio, PendingMove, Point, NO_VALUE};
 use super::process::Allocated;
 use super::slots::Slots;
-use crate::analysis::bitset::SparseBitSet;
+use crate::analysis::block_sets::BlockSets;
 use crate::counting_sort::counting_sort;
 use crate::ir::function::Function;
 use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
@@ -102,7 +102,7 @@ pub fn assemble(
     slots: &Slots,
     rw: &Rewrites,
     edges: &EdgeBranches,
-    live_in: &[SparseBitSet],
+    live_in: &BlockSets,
     depth: &[u32],
 ) -> Assembled {
     let locs = range_locs(a, slots);
@@ -213,7 +213,7 @@ fn edge_moves(
     r: &Ranges,
     pieces: &Pieces,
     edges: &EdgeBranches,
-    live_in: &[SparseBitSet],
+    live_in: &BlockSets,
     moves: &mut Vec<PendingMove>,
 ) {
     // Every edge `(block, successor index)`, numbered in block order.
@@ -250,7 +250,7 @@ fn edge_moves(
                 Some(&(b, k)) if b == s => Some(k as usize),
                 _ => None,
             };
-            if param.is_none() && !live_in[s.index()].contains(v as usize) {
+            if param.is_none() && !live_in.contains(s.index(), v as usize) {
                 continue;
             }
             let (a, z) = (
@@ -428,7 +428,7 @@ mod tests {
     fn swap_edits(at: Inst, p2: Option<(Point, Point)>) -> Vec<(Allocation, Allocation)> {
         let case = crate::fixtures::unit_case("backtracking/three_floats_around_two_instructions");
         let float = |hw| PReg::new(hw, RegClass::Float);
-        let mut maps = crate::backtracking::regmap::RegMaps::new();
+        let mut maps = crate::backtracking::regmap::RegMaps::default().refill(&mut []);
         maps.insert_all(float(0), &[(0, 9)], 0);
         maps.insert_all(float(1), &[(0, 9)], 1);
         if let Some((from, to)) = p2 {

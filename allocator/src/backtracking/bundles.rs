@@ -183,13 +183,41 @@ fn merge_sorted<A: smallvec::Array<Item = (u32, u32, T)>, T: Copy>(
     long
 }
 
+/// [`merge`]'s storage kept from one allocation to the next: its
+/// temporaries, and the vectors of earlier [`Bundles`] given back by
+/// [`Spare::keep`]. A merge refills them whatever they hold.
+#[derive(Default)]
+pub struct Spare {
+    value_bundle: Vec<u32>,
+    members: Vec<ValueList>,
+    reqs: Vec<Req>,
+    bundles: Vec<Bundle>,
+    spillsets: Vec<SpillSet>,
+    range_bundle: Vec<u32>,
+}
+
+impl Spare {
+    /// Takes back the vectors of bundles as the main loop handed them on.
+    pub fn keep(&mut self, bundles: Vec<Bundle>, spillsets: Vec<SpillSet>, range_bundle: Vec<u32>) {
+        (self.bundles, self.spillsets, self.range_bundle) = (bundles, spillsets, range_bundle);
+    }
+}
+
 /// One bundle per value, then the merges.
-pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
+pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites, spare: &mut Spare) -> Bundles {
     let nv = r.values.class.len();
-    let mut value_bundle = vec![NONE; nv];
-    let mut bundles = Vec::with_capacity(nv);
-    let mut members: Vec<ValueList> = Vec::with_capacity(nv);
-    let mut reqs = Vec::with_capacity(nv);
+    let mut value_bundle = std::mem::take(&mut spare.value_bundle);
+    value_bundle.clear();
+    value_bundle.resize(nv, NONE);
+    let mut bundles = std::mem::take(&mut spare.bundles);
+    bundles.clear();
+    bundles.reserve(nv);
+    let mut members = std::mem::take(&mut spare.members);
+    members.clear();
+    members.reserve(nv);
+    let mut reqs = std::mem::take(&mut spare.reqs);
+    reqs.clear();
+    reqs.reserve(nv);
     for v in 0..nv {
         let (a, b) = (r.value_start[v] as usize, r.value_start[v + 1] as usize);
         if a == b {
@@ -251,31 +279,37 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
         }
     }
     // Spill sets: one per surviving bundle.
-    let mut spillsets = Vec::new();
-    let mut out = Vec::with_capacity(bundles.len());
-    for (k, mut bnd) in bundles.into_iter().enumerate() {
+    let mut spillsets = std::mem::take(&mut spare.spillsets);
+    spillsets.clear();
+    spillsets.reserve(bundles.len());
+    let mut k = 0;
+    bundles.retain_mut(|bnd| {
+        let members = std::mem::take(&mut members[k]);
+        k += 1;
         if bnd.ranges.is_empty() {
-            continue;
+            return false;
         }
         bnd.spillset = spillsets.len() as u32;
-        let class = r.values.class[members[k][0] as usize];
         spillsets.push(SpillSet {
-            class,
-            values: std::mem::take(&mut members[k]),
+            class: r.values.class[members[0] as usize],
+            values: members,
             hint: None,
             spill_bundle: NONE,
             needed: false,
         });
-        out.push(bnd);
-    }
-    let mut range_bundle = vec![NONE; r.ranges.len()];
-    for (k, b) in out.iter().enumerate() {
+        true
+    });
+    (spare.value_bundle, spare.members, spare.reqs) = (value_bundle, members, reqs);
+    let mut range_bundle = std::mem::take(&mut spare.range_bundle);
+    range_bundle.clear();
+    range_bundle.resize(r.ranges.len(), NONE);
+    for (k, b) in bundles.iter().enumerate() {
         for &(_, _, x) in &b.ranges {
             range_bundle[x as usize] = k as u32;
         }
     }
     Bundles {
-        bundles: out,
+        bundles,
         spillsets,
         range_bundle,
     }
@@ -284,7 +318,8 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites) -> Bundles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{cfg, liveness, loops};
+    use crate::analysis::block_sets::BlockSets;
+    use crate::analysis::{cfg, loops};
     use crate::backtracking::edge_branch::EdgeBranches;
     use crate::backtracking::liveranges;
     use crate::backtracking::requirement::Masks;
@@ -341,12 +376,21 @@ mod tests {
         let case = crate::fixtures::unit_case(name);
         let f = &case.func;
         let masks = Masks::new(&case.machine);
-        let live = liveness::compute(f, &cfg::postorder(f));
+        let (live_in, live_out) = BlockSets::liveness(f, &cfg::postorder(f), |_| true);
         let depth = loops::loop_depths(f);
-        let edges = EdgeBranches::plan(f, &masks, &live.live_in).unwrap();
+        let edges = EdgeBranches::plan(f, &masks, &live_in).unwrap();
         let mut rw = Rewrites::default();
-        let r = liveranges::build(f, &masks, &live.live_out, &depth, &edges, &mut rw).unwrap();
-        let b = merge(f, &r, &rw);
+        let r = liveranges::build(
+            f,
+            &masks,
+            &live_out,
+            &depth,
+            &edges,
+            &mut rw,
+            &mut Default::default(),
+        )
+        .unwrap();
+        let b = merge(f, &r, &rw, &mut Spare::default());
         for (k, bnd) in b.bundles.iter().enumerate() {
             assert!(bnd.ranges.windows(2).all(|w| w[0].1 <= w[1].0), "{bnd:?}");
             assert_eq!(bnd.spillset, k as u32);

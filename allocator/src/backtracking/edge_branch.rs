@@ -22,7 +22,7 @@
 use super::operands::Record;
 use super::points::{e, l, m, MovePrio, PendingMove, Point, NO_VALUE};
 use super::requirement::{Masks, Req};
-use crate::analysis::bitset::SparseBitSet;
+use crate::analysis::block_sets::BlockSets;
 use crate::analysis::cfg;
 use crate::inst_regs::{assign, RegSlot};
 use crate::interface::AllocError;
@@ -76,7 +76,7 @@ impl EdgeBranches {
     pub fn plan(
         f: &Function,
         masks: &Masks,
-        live_in: &[SparseBitSet],
+        live_in: &BlockSets,
     ) -> Result<EdgeBranches, AllocError> {
         let mut p = EdgeBranches {
             is_edge_before: vec![false; f.num_blocks()],
@@ -98,7 +98,7 @@ impl EdgeBranches {
             if ops.is_empty() {
                 continue;
             }
-            let live = |v: usize| live_in[s.index()].contains(v);
+            let live = |v: usize| live_in.contains(s.index(), v);
             let mut reused_by = vec![usize::MAX; ops.len()];
             for (d, op) in ops.iter().enumerate() {
                 if let OperandConstraint::Reuse(k) = op.constraint() {
@@ -224,7 +224,7 @@ impl EdgeBranches {
     pub fn assemble(
         &self,
         f: &Function,
-        live_in: &[SparseBitSet],
+        live_in: &BlockSets,
         loc: impl Fn(u32, Point) -> Allocation,
         is_memory: impl Fn(Allocation) -> bool,
         is_allocatable: impl Fn(Allocation) -> bool,
@@ -252,7 +252,7 @@ impl EdgeBranches {
                         Target::Temp(n) => temp(n),
                         Target::Reused(d) => allocs[base + d],
                         Target::EntryOr(n) => {
-                            let there = if live_in[br.succ.index()].contains(v as usize) {
+                            let there = if live_in.contains(br.succ.index(), v as usize) {
                                 loc(v, entry)
                             } else {
                                 Allocation::None
@@ -273,7 +273,7 @@ impl EdgeBranches {
                         && !matches!(br.targets[k], Target::NonAlloc(_))
                         && !(matches!(br.targets[k], Target::EntryOr(_))
                             && a == loc(v, entry)
-                            && live_in[br.succ.index()].contains(v as usize));
+                            && live_in.contains(br.succ.index(), v as usize));
                     if copy {
                         let at = if op.pos() == OperandPos::Early {
                             e(br.inst)

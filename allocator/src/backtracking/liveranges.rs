@@ -7,10 +7,11 @@ use super::edge_branch::{entry_records, EdgeBranches};
 use super::operands::{plan_edge_branch, plan_inst, InstRecords, Record, Rewrites, Values};
 use super::points::{e, l, m, Point};
 use super::requirement::{Masks, Req};
-use crate::analysis::bitset::SparseBitSet;
+use crate::analysis::block_sets::{members, BlockSets};
 use crate::counting_sort::counting_sort;
 use crate::interface::AllocError;
 use crate::ir::function::Function;
+use crate::ir::index::RegClass;
 
 /// A use record inside a range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,19 +70,59 @@ fn weight(depth: u32, rec: &Record, is_def: bool) -> u32 {
 /// Weight of an `any` use (see [`weight`]).
 const ANY_WEIGHT: u32 = 1500;
 
+/// [`build`]'s storage kept from one allocation to the next: its
+/// temporaries, and the vectors of an earlier [`Ranges`] given back by
+/// [`Spare::keep`]. A build refills them whatever they hold.
+#[derive(Default)]
+pub struct Spare {
+    raw: Vec<(u32, Point, Point)>,
+    recs: Vec<(Record, u32)>,
+    open: Vec<u32>,
+    open_list: Vec<u32>,
+    order: Vec<u32>,
+    rec_start: Vec<u32>,
+    rec_order: Vec<u32>,
+    buf: Vec<Use>,
+    ranges: Vec<LiveRange>,
+    uses: Vec<Use>,
+    class: Vec<RegClass>,
+    value_start: Vec<u32>,
+    extents: Vec<(Point, Point)>,
+}
+
+impl Spare {
+    /// Takes back the vectors of `r`, and `ranges` (its ranges as the main
+    /// loop handed them on).
+    pub fn keep(&mut self, r: Ranges, ranges: Vec<LiveRange>) {
+        self.ranges = ranges;
+        self.uses = r.uses;
+        self.class = r.values.class;
+        self.value_start = r.value_start;
+        self.extents = r.extents;
+    }
+}
+
+/// Emptied `v`, its storage kept.
+fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
+    v.clear();
+    v
+}
+
 /// Builds the ranges. `live_out` is per block.
 pub fn build(
     f: &Function,
     masks: &Masks,
-    live_out: &[SparseBitSet],
+    live_out: &BlockSets,
     depth: &[u32],
     edges: &EdgeBranches,
     rw: &mut Rewrites,
+    spare: &mut Spare,
 ) -> Result<Ranges, AllocError> {
     let nv = f.num_vregs();
     let mut values = Values {
-        class: vec![crate::ir::index::RegClass::Int; nv],
+        class: cleared(std::mem::take(&mut spare.class)),
     };
+    values.class.resize(nv, RegClass::Int);
     for b in f.blocks() {
         for v in f.block_params(b) {
             values.class[v.index()] = v.class();
@@ -95,10 +136,13 @@ pub fn build(
         }
     }
     // Built backwards: `raw` ranges and `recs` in decreasing point order.
-    let mut raw: Vec<(u32, Point, Point)> = Vec::with_capacity(nv * 2);
-    let mut recs: Vec<(Record, u32)> = Vec::with_capacity(f.num_operands() + nv);
-    let mut open = vec![CLOSED; nv];
-    let mut open_list: Vec<u32> = Vec::new();
+    let mut raw = cleared(std::mem::take(&mut spare.raw));
+    raw.reserve(nv * 2);
+    let mut recs = cleared(std::mem::take(&mut spare.recs));
+    recs.reserve(f.num_operands() + nv);
+    let mut open = cleared(std::mem::take(&mut spare.open));
+    open.resize(nv, CLOSED);
+    let mut open_list = cleared(std::mem::take(&mut spare.open_list));
     let mut ir = InstRecords::default();
     for b in f.blocks().rev() {
         let insts = f.block_insts(b);
@@ -110,7 +154,7 @@ pub fn build(
                 open_list.push(v as u32);
             }
         };
-        for v in live_out[b.index()].iter() {
+        for v in members(live_out.of(b.index()), None) {
             live_at_end(v, &mut open);
         }
         for k in 0..f.block_succs(b).len() {
@@ -177,8 +221,8 @@ pub fn build(
     let n_values = values.class.len();
     // Group ranges and records per value; reversing a value's ranges makes
     // them ascending; its records are sorted by point.
-    let mut value_start = Vec::new();
-    let mut order = Vec::new();
+    let mut value_start = std::mem::take(&mut spare.value_start);
+    let mut order = std::mem::take(&mut spare.order);
     let last = raw.len().wrapping_sub(1);
     counting_sort(
         n_values,
@@ -188,8 +232,8 @@ pub fn build(
         &mut value_start,
         &mut order,
     );
-    let mut rec_start = Vec::new();
-    let mut rec_order = Vec::new();
+    let mut rec_start = std::mem::take(&mut spare.rec_start);
+    let mut rec_order = std::mem::take(&mut spare.rec_order);
     counting_sort(
         n_values,
         recs.len(),
@@ -198,10 +242,13 @@ pub fn build(
         &mut rec_start,
         &mut rec_order,
     );
-    let mut ranges = Vec::with_capacity(raw.len());
-    let mut uses = Vec::with_capacity(recs.len());
-    let mut extents = Vec::with_capacity(raw.len());
-    let mut buf: Vec<Use> = Vec::new();
+    let mut ranges = cleared(std::mem::take(&mut spare.ranges));
+    ranges.reserve(raw.len());
+    let mut uses = cleared(std::mem::take(&mut spare.uses));
+    uses.reserve(recs.len());
+    let mut extents = cleared(std::mem::take(&mut spare.extents));
+    extents.reserve(raw.len());
+    let mut buf = std::mem::take(&mut spare.buf);
     for v in 0..n_values {
         buf.clear();
         buf.extend(
@@ -238,6 +285,8 @@ pub fn build(
         }
         debug_assert_eq!(next, buf.len(), "a use of value {v} in no range");
     }
+    (spare.raw, spare.recs, spare.open, spare.open_list) = (raw, recs, open, open_list);
+    (spare.order, spare.rec_start, spare.rec_order, spare.buf) = (order, rec_start, rec_order, buf);
     Ok(Ranges {
         ranges,
         uses,

@@ -34,7 +34,8 @@ mod regmap;
 mod requirement;
 mod slots;
 
-use crate::analysis::{cfg, liveness, loops};
+use crate::analysis::block_sets::BlockSets;
+use crate::analysis::{cfg, loops};
 use crate::interface::{AllocError, Allocator, Counters};
 use crate::ir::function::Function;
 use crate::ir::machine::MachineEnv;
@@ -42,6 +43,25 @@ use crate::ir::output::Output;
 
 /// See the module documentation.
 pub struct Backtracking;
+
+/// Storage one allocation leaves to the next, as Cranelift keeps
+/// regalloc2's `Ctx` from function to function: each phase's vectors and
+/// the register maps, emptied and refilled by the next allocation, which so
+/// allocates little but its output. What an allocation computes never
+/// depends on what the context held before (every phase clears what it
+/// takes); `tests::a_kept_context_allocates_as_a_fresh_one` checks it.
+#[derive(Default)]
+pub struct Ctx {
+    ranges: liveranges::Spare,
+    bundles: bundles::Spare,
+    process: process::Spare,
+}
+
+thread_local! {
+    /// The context [`Allocator::run`] keeps per thread (a fuzzing worker,
+    /// the bench), since the allocator itself is shared.
+    static CTX: std::cell::RefCell<Ctx> = std::cell::RefCell::default();
+}
 
 /// What one allocation did, beyond the move counts of the output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,22 +79,48 @@ pub struct BacktrackingStats {
 }
 
 impl Backtracking {
-    /// Allocates and reports what the main loop did.
+    /// Allocates and reports what the main loop did, in this thread's
+    /// kept context.
     pub fn run_with_stats(
         f: &Function,
         env: &MachineEnv,
     ) -> Result<(Output, BacktrackingStats), AllocError> {
-        crate::framing::around(f, env, |f| Self::allocate(f, env))
+        CTX.with(|ctx| match ctx.try_borrow_mut() {
+            Ok(mut ctx) => Self::run_in(&mut ctx, f, env),
+            // Only a nested call (none today) finds it taken.
+            Err(_) => Self::run_in(&mut Ctx::default(), f, env),
+        })
     }
 
-    fn allocate(f: &Function, env: &MachineEnv) -> Result<(Output, BacktrackingStats), AllocError> {
+    /// Allocates in `ctx`, reporting what the main loop did.
+    pub fn run_in(
+        ctx: &mut Ctx,
+        f: &Function,
+        env: &MachineEnv,
+    ) -> Result<(Output, BacktrackingStats), AllocError> {
+        crate::framing::around(f, env, |f| Self::allocate(ctx, f, env))
+    }
+
+    fn allocate(
+        ctx: &mut Ctx,
+        f: &Function,
+        env: &MachineEnv,
+    ) -> Result<(Output, BacktrackingStats), AllocError> {
         let masks = requirement::Masks::new(env);
-        let live = liveness::compute(f, &cfg::postorder(f));
+        let (live_in, live_out) = BlockSets::liveness(f, &cfg::postorder(f), |_| true);
         let depth = loops::loop_depths(f);
-        let edges = edge_branch::EdgeBranches::plan(f, &masks, &live.live_in)?;
+        let edges = edge_branch::EdgeBranches::plan(f, &masks, &live_in)?;
         let mut rw = operands::Rewrites::default();
-        let mut ranges = liveranges::build(f, &masks, &live.live_out, &depth, &edges, &mut rw)?;
-        let merged = bundles::merge(f, &ranges, &rw);
+        let mut ranges = liveranges::build(
+            f,
+            &masks,
+            &live_out,
+            &depth,
+            &edges,
+            &mut rw,
+            &mut ctx.ranges,
+        )?;
+        let merged = bundles::merge(f, &ranges, &rw, &mut ctx.bundles);
         let nbundles = merged.bundles.len() as u64;
         let mut reservations = std::mem::take(&mut rw.reservations);
         reservations.extend(edges.blockers.iter().map(|&(r, p)| (r, p, p + 1)));
@@ -84,6 +130,7 @@ impl Backtracking {
             merged,
             env,
             &mut reservations,
+            &mut ctx.process,
         )
         .map_err(|e| match operands::infeasible_inst(f, &masks) {
             Some(m) => AllocError::Impossible(m),
@@ -97,15 +144,7 @@ impl Backtracking {
             &ranges.extents[a..b]
         });
         let mut out = assemble::assemble(
-            f,
-            env,
-            &ranges,
-            &allocated,
-            &slots,
-            &rw,
-            &edges,
-            &live.live_in,
-            &depth,
+            f, env, &ranges, &allocated, &slots, &rw, &edges, &live_in, &depth,
         );
         let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
         let stats = BacktrackingStats {
@@ -118,6 +157,13 @@ impl Backtracking {
             redundant_moves_removed: removed.dropped as u64,
             reloads_from_registers: removed.reloads_from_registers as u64,
         };
+        ctx.process.maps = allocated.maps;
+        ctx.bundles.keep(
+            allocated.bundles,
+            allocated.spillsets,
+            allocated.range_bundle,
+        );
+        ctx.ranges.keep(ranges, allocated.ranges);
         Ok((
             Output {
                 allocs: out.allocs,
@@ -163,6 +209,36 @@ impl Allocator for Backtracking {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{hand_written, ra_files, read_case};
+
+    /// One context through real functions of every size, the hand-written
+    /// cases (some impossible) and the regressions, largest first so that
+    /// every phase finds its storage holding more than the next function
+    /// needs: each result is the one a fresh context gives.
+    #[test]
+    fn a_kept_context_allocates_as_a_fresh_one() {
+        let mut files = ra_files("corpus/real/x86_64");
+        files.extend(ra_files("corpus/real/aarch64"));
+        files.extend(hand_written("backtracking"));
+        files.extend(hand_written("impossible"));
+        files.extend(ra_files("tests/regressions"));
+        let mut cases: Vec<_> = files.iter().map(|p| (p, read_case(p))).collect();
+        cases.sort_by_key(|(_, c)| std::cmp::Reverse(c.func.num_insts()));
+        let mut kept = Ctx::default();
+        for round in 0..2 {
+            for (p, c) in &cases {
+                let fresh = Backtracking::run_in(&mut Ctx::default(), &c.func, &c.machine);
+                let again = Backtracking::run_in(&mut kept, &c.func, &c.machine);
+                assert_eq!(
+                    format!("{again:?}"),
+                    format!("{fresh:?}"),
+                    "{} (round {round})",
+                    p.display()
+                );
+            }
+            cases.reverse();
+        }
+    }
 
     /// An early def nobody reads holds its register through the late
     /// point: with a late def that can only take the same register, no

@@ -83,34 +83,37 @@ enum Probe {
     },
 }
 
+/// The main loop's storage kept from one allocation to the next: the
+/// register maps (handed on in [`Allocated`] and given back), the queue and
+/// the loop's buffers. A run refills them whatever they hold.
+#[derive(Default)]
+pub struct Spare {
+    pub maps: RegMaps,
+    queue: BinaryHeap<(u32, u32)>,
+    spilled: Vec<u32>,
+    order: [Vec<PReg>; 3],
+    conflicts: Vec<u32>,
+    cand: Vec<PReg>,
+    to_spill: Vec<(Point, Point, u32)>,
+}
+
 pub fn run(
     ranges: Vec<LiveRange>,
     uses: &[Use],
     b: Bundles,
     env: &MachineEnv,
     reservations: &mut [(PReg, Point, Point)],
+    spare: &mut Spare,
 ) -> Result<Allocated, AllocError> {
-    let mut l = Loop::new(ranges, uses, b, env, reservations);
-    for k in 0..l.bundles.len() {
-        l.enqueue(k as u32);
-    }
-    let bound = 200_000 + 64 * l.ranges.len() as u64;
-    let mut steps = 0u64;
-    while let Some((_, k)) = l.queue.pop() {
-        steps += 1;
-        if steps > bound {
-            return Err(AllocError::Impossible(format!(
-                "the backtracking allocator's work bound ({bound} bundle steps) ran out"
-            )));
-        }
-        // Each bundle is queued once per time it loses its home (empty
-        // ones never), and nothing but its own turn gives it one.
-        debug_assert!(
-            !l.bundles[k as usize].ranges.is_empty() && l.bundles[k as usize].home == Home::None
-        );
-        l.process(k)?;
-    }
-    l.second_chance();
+    let mut l = Loop::new(ranges, uses, b, env, reservations, spare);
+    let result = l.run();
+    spare.queue = std::mem::take(&mut l.queue);
+    spare.spilled = std::mem::take(&mut l.spilled);
+    spare.order = std::mem::take(&mut l.order);
+    spare.conflicts = std::mem::take(&mut l.conflicts);
+    spare.cand = std::mem::take(&mut l.cand);
+    spare.to_spill = std::mem::take(&mut l.to_spill);
+    result?;
     Ok(Allocated {
         ranges: l.ranges,
         bundles: l.bundles,
@@ -122,6 +125,34 @@ pub fn run(
 }
 
 impl<'a> Loop<'a> {
+    /// Queues every bundle and allocates until the queue is empty, then
+    /// gives the bundles that may live on the stack their second chance.
+    fn run(&mut self) -> Result<(), AllocError> {
+        let l = self;
+        for k in 0..l.bundles.len() {
+            l.enqueue(k as u32);
+        }
+        let bound = 200_000 + 64 * l.ranges.len() as u64;
+        let mut steps = 0u64;
+        while let Some((_, k)) = l.queue.pop() {
+            steps += 1;
+            if steps > bound {
+                return Err(AllocError::Impossible(format!(
+                    "the backtracking allocator's work bound ({bound} bundle steps) ran out"
+                )));
+            }
+            // Each bundle is queued once per time it loses its home (empty
+            // ones never), and nothing but its own turn gives it one.
+            debug_assert!(
+                !l.bundles[k as usize].ranges.is_empty()
+                    && l.bundles[k as usize].home == Home::None
+            );
+            l.process(k)?;
+        }
+        l.second_chance();
+        Ok(())
+    }
+
     /// The loop's state before any bundle is queued: the register maps
     /// with the reservations made, the registers to probe per class.
     fn new(
@@ -130,18 +161,26 @@ impl<'a> Loop<'a> {
         b: Bundles,
         env: &MachineEnv,
         reservations: &mut [(PReg, Point, Point)],
+        spare: &mut Spare,
     ) -> Loop<'a> {
         let mut ever_reserved = [0u64; 3];
         for &(reg, _, _) in reservations.iter() {
             ever_reserved[reg.class().index()] |= 1 << reg.hw();
         }
-        let maps = RegMaps::reserved(reservations);
-        let mut order: [Vec<PReg>; 3] = Default::default();
+        let maps = std::mem::take(&mut spare.maps).refill(reservations);
+        let mut order = std::mem::take(&mut spare.order);
         let mut npreferred = [0; 3];
         for c in RegClass::ALL {
-            order[c.index()] = env.allocatable(c).collect();
+            order[c.index()].clear();
+            order[c.index()].extend(env.allocatable(c));
             npreferred[c.index()] = env.preferred[c].len();
         }
+        let mut queue = std::mem::take(&mut spare.queue);
+        queue.clear();
+        let cleared = |mut v: Vec<u32>| {
+            v.clear();
+            v
+        };
         Loop {
             uses,
             ranges,
@@ -149,14 +188,14 @@ impl<'a> Loop<'a> {
             spillsets: b.spillsets,
             range_bundle: b.range_bundle,
             maps,
-            queue: BinaryHeap::new(),
-            spilled: Vec::new(),
+            queue,
+            spilled: cleared(std::mem::take(&mut spare.spilled)),
             order,
             npreferred,
             ever_reserved,
-            conflicts: Vec::new(),
-            cand: Vec::new(),
-            to_spill: Vec::new(),
+            conflicts: cleared(std::mem::take(&mut spare.conflicts)),
+            cand: std::mem::take(&mut spare.cand),
+            to_spill: std::mem::take(&mut spare.to_spill),
             forced: 0x9e37_79b9_7f4a_7c15,
             stats: LoopStats::default(),
         }
@@ -732,9 +771,11 @@ impl<'a> Loop<'a> {
             let b = &mut self.bundles[k as usize];
             b.ranges.sort_unstable_by_key(|r| r.0);
             b.join_runs();
-            let mut cands = Vec::new();
+            let mut cands = std::mem::take(&mut self.cand);
             self.candidates(k, Req::Any, &mut cands);
-            if let Some(r) = cands.iter().copied().find(|&r| self.is_free(k, r)) {
+            let free = cands.iter().copied().find(|&r| self.is_free(k, r));
+            self.cand = cands;
+            if let Some(r) = free {
                 self.stats.second_chance += 1;
                 self.assign(k, r);
                 continue;

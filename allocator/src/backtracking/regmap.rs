@@ -35,23 +35,33 @@ pub struct RegMaps {
     scratch: Vec<Held>,
 }
 
-impl RegMaps {
-    pub fn new() -> RegMaps {
+/// No storage at all, not even the per-register maps, until
+/// [`RegMaps::refill`] makes them: what a kept context holds before its
+/// first allocation.
+impl Default for RegMaps {
+    fn default() -> RegMaps {
         RegMaps {
-            maps: vec![Vec::new(); PReg::NUM_INDEX],
+            maps: Vec::new(),
             scratch: Vec::new(),
         }
     }
+}
 
-    /// The maps holding only the `reservations` `(r, from, to)`, each
-    /// merged with those it touches. One sort, then each map is built in
-    /// order: the allocator finds them last point first, and inserting
-    /// them so, one at a time, would shift a register's whole map at each.
-    pub fn reserved(reservations: &mut [(PReg, Point, Point)]) -> RegMaps {
-        let mut maps = RegMaps::new();
+impl RegMaps {
+    /// Maps holding only the `reservations` `(r, from, to)`, each merged
+    /// with those it touches, in the storage of these maps (whatever they
+    /// held is dropped), so that one allocation after another does not grow
+    /// every register's map again. One sort, then each map is built in
+    /// order: the allocator finds them last point first, and inserting them
+    /// so, one at a time, would shift a register's whole map at each.
+    pub fn refill(mut self, reservations: &mut [(PReg, Point, Point)]) -> RegMaps {
+        self.maps.resize_with(PReg::NUM_INDEX, Vec::new);
+        for map in &mut self.maps {
+            map.clear();
+        }
         reservations.sort_unstable_by_key(|&(r, from, _)| (r.index(), from));
         for &(r, from, to) in reservations.iter() {
-            let map = &mut maps.maps[r.index()];
+            let map = &mut self.maps[r.index()];
             match map.last_mut() {
                 Some(h) if h.end >= from => h.end = h.end.max(to),
                 _ => map.push(Held {
@@ -61,7 +71,7 @@ impl RegMaps {
                 }),
             }
         }
-        maps
+        self
     }
 
     /// Gives `r` the sorted, disjoint `runs` of `bundle`, merged into its
@@ -186,7 +196,7 @@ mod tests {
         let r = PReg::new(0, RegClass::Int);
         let other = PReg::new(1, RegClass::Int);
         let mut maps =
-            RegMaps::reserved(&mut [(r, 30, 31), (other, 0, 40), (r, 31, 33), (r, 29, 30)]);
+            RegMaps::default().refill(&mut [(r, 30, 31), (other, 0, 40), (r, 31, 33), (r, 29, 30)]);
         assert_eq!(maps.maps[r.index()].len(), 1, "touching reservations merge");
         maps.insert_all(r, &[(10, 20)], 1);
         maps.insert_all(r, &[(20, 25)], 2);
@@ -218,7 +228,7 @@ mod tests {
     #[test]
     fn whole_bundles_interleave_and_leave_in_one_pass() {
         let r = PReg::new(3, RegClass::Float);
-        let mut maps = RegMaps::new();
+        let mut maps = RegMaps::default().refill(&mut []);
         let evens: Vec<_> = (0..40).map(|i| (i * 10, i * 10 + 5)).collect();
         let odds: Vec<_> = (0..40).map(|i| (i * 10 + 5, i * 10 + 9)).collect();
         maps.insert_all(r, &evens[10..30], 1);

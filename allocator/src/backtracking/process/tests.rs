@@ -27,7 +27,14 @@ fn with_loop(
     check: impl FnOnce(&mut Loop),
 ) {
     let (ranges, b) = parts(bundles, uses);
-    let mut l = Loop::new(ranges, uses, b, &machine(ints), &mut reserved.to_vec());
+    let mut l = Loop::new(
+        ranges,
+        uses,
+        b,
+        &machine(ints),
+        &mut reserved.to_vec(),
+        &mut Spare::default(),
+    );
     check(&mut l);
 }
 
@@ -526,7 +533,14 @@ fn bundle_weights_are_capped_below_minimal_ones() {
 fn minimal_bundles_that_cannot_all_be_placed_run_out_the_work_bound() {
     let uses = [at(4, Req::Fixed(int(0)), 1000)];
     let (ranges, b) = parts(&[&[(4, 6)], &[(4, 6)]], &uses);
-    let Err(AllocError::Impossible(m)) = run(ranges, &uses, b, &machine("p0i-p1i"), &mut []) else {
+    let Err(AllocError::Impossible(m)) = run(
+        ranges,
+        &uses,
+        b,
+        &machine("p0i-p1i"),
+        &mut [],
+        &mut Spare::default(),
+    ) else {
         panic!("allocated");
     };
     assert!(m.contains("work bound (200128 bundle steps)"), "{m}");
