@@ -23,7 +23,7 @@ use super::slots::Slots;
 use crate::analysis::block_sets::BlockSets;
 use crate::counting_sort::counting_sort;
 use crate::ir::function::Function;
-use crate::ir::index::{Inst, PRegSet, ProgPoint, SpillSlot};
+use crate::ir::index::{Block, Inst, PRegSet, ProgPoint, SpillSlot};
 use crate::ir::machine::MachineEnv;
 use crate::ir::operand::OperandConstraint;
 use crate::ir::output::{Allocation, Move};
@@ -31,6 +31,7 @@ use crate::move_sets::resolve_grouped;
 use crate::moves::{MoveContext, ParallelMove};
 
 /// Every value's pieces with their locations, sorted per value.
+#[derive(Default)]
 pub struct Pieces {
     start: Vec<u32>,
     pieces: Vec<(Point, Point, Allocation)>,
@@ -52,26 +53,49 @@ impl Pieces {
     }
 }
 
-/// The location of each range.
-fn range_locs(a: &Allocated, slots: &Slots) -> Vec<Allocation> {
-    a.range_bundle
-        .iter()
-        .enumerate()
-        .map(|(x, &b)| match a.bundles[b as usize].home {
+/// [`assemble`]'s storage kept from one allocation to the next (see
+/// [`super::Ctx`]); an assembly refills it whatever it holds.
+#[derive(Default)]
+pub struct Spare {
+    locs: Vec<Allocation>,
+    pieces: Pieces,
+    moves: Vec<PendingMove>,
+    edge_of: Vec<(Block, usize)>,
+    in_start: Vec<u32>,
+    in_edges: Vec<u32>,
+    own: Vec<Allocation>,
+    stores: Vec<u64>,
+    early: Vec<bool>,
+    added: Vec<PendingMove>,
+}
+
+/// Emptied `v`, its storage kept.
+fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
+    v.clear();
+    v
+}
+
+/// The location of each range, into `locs`.
+fn range_locs(a: &Allocated, slots: &Slots, locs: &mut Vec<Allocation>) {
+    locs.clear();
+    locs.extend(a.range_bundle.iter().enumerate().map(
+        |(x, &b)| match a.bundles[b as usize].home {
             Home::Reg(reg) => Allocation::Reg(reg),
             Home::Spilled => {
                 let ss = a.bundles[b as usize].spillset;
                 Allocation::Stack(SpillSlot(slots.of_spillset[ss as usize]))
             }
             Home::None => unreachable!("range {x} has no home"),
-        })
-        .collect()
+        },
+    ));
 }
 
-/// Every value's pieces, sorted.
-fn pieces(r: &Ranges, a: &Allocated, locs: &[Allocation]) -> Pieces {
-    let mut start = Vec::new();
-    let mut pieces = Vec::new();
+/// Every value's pieces, sorted, in the storage of `spare`.
+fn pieces(r: &Ranges, a: &Allocated, locs: &[Allocation], spare: Pieces) -> Pieces {
+    let Pieces {
+        mut start,
+        mut pieces,
+    } = spare;
     counting_sort(
         r.values.class.len(),
         a.ranges.len(),
@@ -104,9 +128,11 @@ pub fn assemble(
     edges: &EdgeBranches,
     live_in: &BlockSets,
     depth: &[u32],
+    spare: &mut Spare,
 ) -> Assembled {
-    let locs = range_locs(a, slots);
-    let pieces = pieces(r, a, &locs);
+    let mut locs = std::mem::take(&mut spare.locs);
+    range_locs(a, slots, &mut locs);
+    let pieces = pieces(r, a, &locs, std::mem::take(&mut spare.pieces));
     let mut allocs = vec![Allocation::None; f.num_operands()];
     for (lr, &loc) in a.ranges.iter().zip(&locs) {
         for u in &r.uses[lr.uses.0 as usize..lr.uses.1 as usize] {
@@ -126,7 +152,7 @@ pub fn assemble(
     for &(x, to) in &rw.aliases {
         allocs[x as usize] = allocs[to as usize];
     }
-    let mut moves: Vec<PendingMove> = Vec::new();
+    let mut moves = cleared(std::mem::take(&mut spare.moves));
     for ru in &rw.reuses {
         allocs[ru.input_slot as usize] = allocs[ru.def_slot as usize];
         let from = pieces.at(ru.input, m(ru.inst));
@@ -182,10 +208,11 @@ pub fn assemble(
             }
         }
     }
-    edge_moves(f, r, &pieces, edges, live_in, &mut moves);
-    store_at_def(f, r, a, &pieces, slots, depth, &mut moves);
+    edge_moves(f, r, &pieces, edges, live_in, &mut moves, spare);
+    store_at_def(f, r, a, &pieces, slots, depth, &mut moves, spare);
     let num_slots = slots.count + edges.temps;
     let edits = resolve(env, a, &moves, f.num_insts(), num_slots);
+    (spare.locs, spare.pieces, spare.moves) = (locs, pieces, moves);
     let used = |x: Allocation| x.as_stack().map_or(0, |s| s.index() + 1);
     let num_spillslots = allocs
         .iter()
@@ -215,9 +242,11 @@ fn edge_moves(
     edges: &EdgeBranches,
     live_in: &BlockSets,
     moves: &mut Vec<PendingMove>,
+    spare: &mut Spare,
 ) {
     // Every edge `(block, successor index)`, numbered in block order.
-    let mut edge_of = Vec::with_capacity(f.num_blocks());
+    let edge_of = &mut spare.edge_of;
+    edge_of.clear();
     for b in f.blocks() {
         edge_of.extend((0..f.block_succs(b).len()).map(|k| (b, k)));
     }
@@ -225,7 +254,7 @@ fn edge_moves(
     // ending in a large switch is a predecessor of many blocks: finding
     // the edge by a search of its successors would cost their number for
     // every value live into each of them).
-    let (mut in_start, mut in_edges) = (Vec::new(), Vec::new());
+    let (in_start, in_edges) = (&mut spare.in_start, &mut spare.in_edges);
     counting_sort(
         f.num_blocks(),
         edge_of.len(),
@@ -234,8 +263,8 @@ fn edge_moves(
             Some(f.block_succs(b)[k].index())
         },
         |x| x as u32,
-        &mut in_start,
-        &mut in_edges,
+        in_start,
+        in_edges,
     );
     let params = f.param_positions();
     for v in 0..r.values.class.len() as u32 {
@@ -284,6 +313,7 @@ fn edge_moves(
 /// the pieces need, and drops those stores. This is sound because a slot is
 /// reserved for every range of its values: once stored, the value stays in
 /// its slot for its whole life.
+#[allow(clippy::too_many_arguments)]
 fn store_at_def(
     f: &Function,
     r: &Ranges,
@@ -292,11 +322,14 @@ fn store_at_def(
     slots: &Slots,
     depth: &[u32],
     moves: &mut Vec<PendingMove>,
+    spare: &mut Spare,
 ) {
     let freq = |i: Inst| 1u64 << (2 * depth[f.block_of(i).index()].min(5));
     let nv = r.values.class.len();
     // The slot of each value's spill set, if it has one.
-    let mut own = vec![Allocation::None; nv];
+    let own = &mut spare.own;
+    own.clear();
+    own.resize(nv, Allocation::None);
     for (x, lr) in a.ranges.iter().enumerate() {
         let ss = a.bundles[a.range_bundle[x] as usize].spillset as usize;
         if slots.of_spillset[ss] != u32::MAX {
@@ -305,12 +338,17 @@ fn store_at_def(
     }
     let is_store =
         |mv: &PendingMove| mv.5 != NO_VALUE && mv.3 == own[mv.5 as usize] && mv.2 != mv.3;
-    let mut stores = vec![0u64; nv];
+    let stores = &mut spare.stores;
+    stores.clear();
+    stores.resize(nv, 0);
     for mv in moves.iter().filter(|mv| is_store(mv)) {
         stores[mv.5 as usize] += freq(mv.0);
     }
-    let mut early = vec![false; nv];
-    let mut added = Vec::new();
+    let early = &mut spare.early;
+    early.clear();
+    early.resize(nv, false);
+    let added = &mut spare.added;
+    added.clear();
     for v in 0..nv {
         if stores[v] == 0 {
             continue;
@@ -339,7 +377,7 @@ fn store_at_def(
         }
     }
     moves.retain(|mv| !(is_store(mv) && early[mv.5 as usize]));
-    moves.extend(added);
+    moves.append(added);
 }
 
 /// Sorts the moves by boundary and priority and resolves each parallel set.

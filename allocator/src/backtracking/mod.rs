@@ -55,6 +55,8 @@ pub struct Ctx {
     ranges: liveranges::Spare,
     bundles: bundles::Spare,
     process: process::Spare,
+    slots: slots::Spare,
+    assemble: assemble::Spare,
 }
 
 thread_local! {
@@ -136,15 +138,25 @@ impl Backtracking {
             Some(m) => AllocError::Impossible(m),
             None => e,
         })?;
-        let slots = slots::assign(&allocated.spillsets, |v| {
+        let extents = |v: u32| {
             let (a, b) = (
                 ranges.value_start[v as usize] as usize,
                 ranges.value_start[v as usize + 1] as usize,
             );
             &ranges.extents[a..b]
-        });
+        };
+        let slots = slots::assign(&allocated.spillsets, extents, &mut ctx.slots);
         let mut out = assemble::assemble(
-            f, env, &ranges, &allocated, &slots, &rw, &edges, &live_in, &depth,
+            f,
+            env,
+            &ranges,
+            &allocated,
+            &slots,
+            &rw,
+            &edges,
+            &live_in,
+            &depth,
+            &mut ctx.assemble,
         );
         let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
         let stats = BacktrackingStats {

@@ -30,13 +30,31 @@ fn fits(map: &SlotMap, from: Point, to: Point) -> bool {
     k == 0 || map[k - 1].1 <= from
 }
 
+/// [`assign`]'s storage kept from one allocation to the next (see
+/// [`super::Ctx`]): the probing lists, every slot map made so far (the
+/// first `count` in use) and a buffer. An assignment refills it whatever it
+/// holds.
+#[derive(Default)]
+pub struct Spare {
+    lists: [std::collections::VecDeque<u32>; 3],
+    maps: Vec<SlotMap>,
+    want: Vec<(Point, Point)>,
+}
+
 /// Assigns slots. `extents(v)` lists the ranges of value `v` as built.
-pub fn assign<'a>(spillsets: &[SpillSet], extents: impl Fn(u32) -> &'a [(Point, Point)]) -> Slots {
+pub fn assign<'a>(
+    spillsets: &[SpillSet],
+    extents: impl Fn(u32) -> &'a [(Point, Point)],
+    spare: &mut Spare,
+) -> Slots {
     let mut of_spillset = vec![u32::MAX; spillsets.len()];
     // Per class: the slots in probing order (front first).
-    let mut lists: [std::collections::VecDeque<u32>; 3] = Default::default();
-    let mut maps: Vec<SlotMap> = Vec::new();
-    let mut want: Vec<(Point, Point)> = Vec::new();
+    let lists = &mut spare.lists;
+    for list in lists.iter_mut() {
+        list.clear();
+    }
+    let (maps, want) = (&mut spare.maps, &mut spare.want);
+    let mut count = 0;
     for (s, ss) in spillsets.iter().enumerate() {
         if !ss.needed {
             continue;
@@ -58,14 +76,18 @@ pub fn assign<'a>(spillsets: &[SpillSet], extents: impl Fn(u32) -> &'a [(Point, 
                 slot
             }
             None => {
-                maps.push(SlotMap::new());
-                let slot = maps.len() as u32 - 1;
+                if count == maps.len() {
+                    maps.push(SlotMap::new());
+                }
+                maps[count].clear();
+                count += 1;
+                let slot = count as u32 - 1;
                 list.push_back(slot);
                 slot
             }
         };
         let map = &mut maps[slot as usize];
-        for &(f, t) in &want {
+        for &(f, t) in want.iter() {
             let k = map.partition_point(|x| x.0 < f);
             map.insert(k, (f, t));
         }
@@ -73,7 +95,7 @@ pub fn assign<'a>(spillsets: &[SpillSet], extents: impl Fn(u32) -> &'a [(Point, 
     }
     Slots {
         of_spillset,
-        count: maps.len() as u32,
+        count: count as u32,
     }
 }
 
@@ -116,7 +138,7 @@ mod tests {
                 needed: v != 5,
             })
             .collect();
-        let slots = assign(&sets, |v| ext[v as usize]);
+        let slots = assign(&sets, |v| ext[v as usize], &mut Spare::default());
         // 1 and 2 fit around 0; 3 overlaps 0; the float needs its own; 5
         // needs none; 6 overlaps 2, and fits beside 3.
         assert_eq!(slots.of_spillset, [0, 0, 0, 1, 2, u32::MAX, 1]);
