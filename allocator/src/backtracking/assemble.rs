@@ -51,6 +51,16 @@ impl Pieces {
             _ => Allocation::None,
         }
     }
+
+    /// As [`Pieces::at`], trying first the piece before `v`'s piece `j`:
+    /// where a value lives into a block from the block laid out before it,
+    /// that piece holds it at the predecessor's end.
+    pub fn at_after(&self, v: u32, j: usize, p: Point) -> Allocation {
+        match j.checked_sub(1).map(|k| self.of(v)[k]) {
+            Some((from, to, a)) if from <= p && p < to => a,
+            _ => self.at(v, p),
+        }
+    }
 }
 
 /// [`assemble`]'s storage kept from one allocation to the next (see
@@ -268,7 +278,7 @@ fn edge_moves(
     );
     let params = f.param_positions();
     for v in 0..r.values.class.len() as u32 {
-        for &(from, _, dst) in pieces.of(v) {
+        for (j, &(from, _, dst)) in pieces.of(v).iter().enumerate() {
             let s = f.block_of(inst_of(from));
             if from != m(f.block_insts(s).first()) {
                 continue;
@@ -291,7 +301,12 @@ fn edge_moves(
                 // What the edge carries into `v`, and where the source
                 // block's last point holds it.
                 let carried = param.map_or(v, |x| f.branch_args(b, k)[x].index() as u32);
-                let src = pieces.at(carried, l(f.block_insts(b).last()));
+                let end = l(f.block_insts(b).last());
+                let src = if carried == v {
+                    pieces.at_after(v, j, end)
+                } else {
+                    pieces.at(carried, end)
+                };
                 if src.is_none() || src == dst {
                     continue;
                 }
@@ -458,6 +473,11 @@ mod tests {
         assert_eq!(p.at(0, 2), Allocation::None);
         assert_eq!(p.at(0, 15), Allocation::None);
         assert_eq!(p.at(1, 5), Allocation::None);
+        // From beside piece 1: piece 0 first, else a search.
+        for q in [2, 3, 6, 7, 11, 12, 14, 15] {
+            assert_eq!(p.at_after(0, 1, q), p.at(0, q), "{q}");
+            assert_eq!(p.at_after(0, 0, q), p.at(0, q), "{q}");
+        }
     }
 
     /// The edits `resolve` makes for swapping p0f and p1f before inst1,
@@ -466,7 +486,7 @@ mod tests {
     fn swap_edits(at: Inst, p2: Option<(Point, Point)>) -> Vec<(Allocation, Allocation)> {
         let case = crate::fixtures::unit_case("backtracking/three_floats_around_two_instructions");
         let float = |hw| PReg::new(hw, RegClass::Float);
-        let mut maps = crate::backtracking::regmap::RegMaps::default().refill(&mut []);
+        let mut maps = crate::backtracking::regmap::RegMaps::default().refill(&[]);
         maps.insert_all(float(0), &[(0, 9)], 0);
         maps.insert_all(float(1), &[(0, 9)], 1);
         if let Some((from, to)) = p2 {

@@ -131,7 +131,7 @@ impl Backtracking {
             &ranges.uses,
             merged,
             env,
-            &mut reservations,
+            &reservations,
             &mut ctx.process,
         )
         .map_err(|e| match operands::infeasible_inst(f, &masks) {

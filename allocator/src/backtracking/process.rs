@@ -102,7 +102,7 @@ pub fn run(
     uses: &[Use],
     b: Bundles,
     env: &MachineEnv,
-    reservations: &mut [(PReg, Point, Point)],
+    reservations: &[(PReg, Point, Point)],
     spare: &mut Spare,
 ) -> Result<Allocated, AllocError> {
     let mut l = Loop::new(ranges, uses, b, env, reservations, spare);
@@ -160,7 +160,7 @@ impl<'a> Loop<'a> {
         uses: &'a [Use],
         b: Bundles,
         env: &MachineEnv,
-        reservations: &mut [(PReg, Point, Point)],
+        reservations: &[(PReg, Point, Point)],
         spare: &mut Spare,
     ) -> Loop<'a> {
         let mut ever_reserved = [0u64; 3];

@@ -32,7 +32,7 @@ fn with_loop(
         uses,
         b,
         &machine(ints),
-        &mut reserved.to_vec(),
+        reserved,
         &mut Spare::default(),
     );
     check(&mut l);
@@ -538,7 +538,7 @@ fn minimal_bundles_that_cannot_all_be_placed_run_out_the_work_bound() {
         &uses,
         b,
         &machine("p0i-p1i"),
-        &mut [],
+        &[],
         &mut Spare::default(),
     ) else {
         panic!("allocated");
