@@ -83,6 +83,7 @@ pub struct Spare {
     rec_start: Vec<u32>,
     rec_order: Vec<u32>,
     buf: Vec<Use>,
+    ir: InstRecords,
     ranges: Vec<LiveRange>,
     uses: Vec<Use>,
     class: Vec<RegClass>,
@@ -143,7 +144,7 @@ pub fn build(
     let mut open = cleared(std::mem::take(&mut spare.open));
     open.resize(nv, CLOSED);
     let mut open_list = cleared(std::mem::take(&mut spare.open_list));
-    let mut ir = InstRecords::default();
+    let mut ir = std::mem::take(&mut spare.ir);
     for b in f.blocks().rev() {
         let insts = f.block_insts(b);
         let (start, end) = (m(insts.first()), m(insts.last()) + 3);
@@ -287,6 +288,7 @@ pub fn build(
     }
     (spare.raw, spare.recs, spare.open, spare.open_list) = (raw, recs, open, open_list);
     (spare.order, spare.rec_start, spare.rec_order, spare.buf) = (order, rec_start, rec_order, buf);
+    spare.ir = ir;
     Ok(Ranges {
         ranges,
         uses,

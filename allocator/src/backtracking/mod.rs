@@ -52,6 +52,7 @@ pub struct Backtracking;
 /// takes); `tests::a_kept_context_allocates_as_a_fresh_one` checks it.
 #[derive(Default)]
 pub struct Ctx {
+    rewrites: operands::Rewrites,
     ranges: liveranges::Spare,
     bundles: bundles::Spare,
     process: process::Spare,
@@ -112,7 +113,7 @@ impl Backtracking {
         let (live_in, live_out) = BlockSets::liveness(f, &cfg::postorder(f), |_| true);
         let depth = loops::loop_depths(f);
         let edges = edge_branch::EdgeBranches::plan(f, &masks, &live_in)?;
-        let mut rw = operands::Rewrites::default();
+        let mut rw = std::mem::take(&mut ctx.rewrites).cleared();
         let mut ranges = liveranges::build(
             f,
             &masks,
@@ -176,6 +177,8 @@ impl Backtracking {
             allocated.range_bundle,
         );
         ctx.ranges.keep(ranges, allocated.ranges);
+        rw.reservations = reservations;
+        ctx.rewrites = rw;
         Ok((
             Output {
                 allocs: out.allocs,

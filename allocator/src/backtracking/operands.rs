@@ -73,6 +73,17 @@ pub struct Rewrites {
     pub reservations: Vec<(PReg, Point, Point)>,
 }
 
+impl Rewrites {
+    /// These rewrites emptied, their storage kept for another function.
+    pub fn cleared(mut self) -> Rewrites {
+        self.aliases.clear();
+        self.reuses.clear();
+        self.copies.clear();
+        self.reservations.clear();
+        self
+    }
+}
+
 /// A `reuse` def and its input.
 #[derive(Clone, Copy, Debug)]
 pub struct Reuse {

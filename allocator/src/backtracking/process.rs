@@ -128,13 +128,12 @@ impl<'a> Loop<'a> {
     /// Queues every bundle and allocates until the queue is empty, then
     /// gives the bundles that may live on the stack their second chance.
     fn run(&mut self) -> Result<(), AllocError> {
-        let l = self;
-        for k in 0..l.bundles.len() {
-            l.enqueue(k as u32);
+        for k in 0..self.bundles.len() {
+            self.enqueue(k as u32);
         }
-        let bound = 200_000 + 64 * l.ranges.len() as u64;
+        let bound = 200_000 + 64 * self.ranges.len() as u64;
         let mut steps = 0u64;
-        while let Some((_, k)) = l.queue.pop() {
+        while let Some((_, k)) = self.queue.pop() {
             steps += 1;
             if steps > bound {
                 return Err(AllocError::Impossible(format!(
@@ -144,12 +143,12 @@ impl<'a> Loop<'a> {
             // Each bundle is queued once per time it loses its home (empty
             // ones never), and nothing but its own turn gives it one.
             debug_assert!(
-                !l.bundles[k as usize].ranges.is_empty()
-                    && l.bundles[k as usize].home == Home::None
+                !self.bundles[k as usize].ranges.is_empty()
+                    && self.bundles[k as usize].home == Home::None
             );
-            l.process(k)?;
+            self.process(k)?;
         }
-        l.second_chance();
+        self.second_chance();
         Ok(())
     }
 
