@@ -19,6 +19,7 @@ use super::liveranges::Ranges;
 use super::operands::{Rewrites, GHOST};
 use super::points::{e, inst_of, is_e, l, m, MovePrio, PendingMove, Point, NO_VALUE};
 use super::process::Allocated;
+use super::reuse;
 use super::slots::Slots;
 use crate::analysis::block_sets::BlockSets;
 use crate::counting_sort::counting_sort;
@@ -79,12 +80,6 @@ pub struct Spare {
     added: Vec<PendingMove>,
 }
 
-/// Emptied `v`, its storage kept.
-fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
-    v.clear();
-    v
-}
-
 /// The location of each range, into `locs`.
 fn range_locs(a: &Allocated, slots: &Slots, locs: &mut Vec<Allocation>) {
     locs.clear();
@@ -140,7 +135,7 @@ pub fn assemble(
     depth: &[u32],
     spare: &mut Spare,
 ) -> Assembled {
-    let mut locs = std::mem::take(&mut spare.locs);
+    let mut locs = reuse(&mut spare.locs);
     range_locs(a, slots, &mut locs);
     let pieces = pieces(r, a, &locs, std::mem::take(&mut spare.pieces));
     let mut allocs = vec![Allocation::None; f.num_operands()];
@@ -162,7 +157,7 @@ pub fn assemble(
     for &(x, to) in &rw.aliases {
         allocs[x as usize] = allocs[to as usize];
     }
-    let mut moves = cleared(std::mem::take(&mut spare.moves));
+    let mut moves = reuse(&mut spare.moves);
     for ru in &rw.reuses {
         allocs[ru.input_slot as usize] = allocs[ru.def_slot as usize];
         let from = pieces.at(ru.input, m(ru.inst));

@@ -10,6 +10,7 @@ use super::liveranges::Ranges;
 use super::operands::Rewrites;
 use super::points::Point;
 use super::requirement::Req;
+use super::reuse;
 use crate::gallop::partition_from;
 use crate::ir::function::Function;
 use crate::ir::index::{PReg, RegClass};
@@ -206,17 +207,13 @@ impl Spare {
 /// One bundle per value, then the merges.
 pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites, spare: &mut Spare) -> Bundles {
     let nv = r.values.class.len();
-    let mut value_bundle = std::mem::take(&mut spare.value_bundle);
-    value_bundle.clear();
+    let mut value_bundle = reuse(&mut spare.value_bundle);
     value_bundle.resize(nv, NONE);
-    let mut bundles = std::mem::take(&mut spare.bundles);
-    bundles.clear();
+    let mut bundles = reuse(&mut spare.bundles);
     bundles.reserve(nv);
-    let mut members = std::mem::take(&mut spare.members);
-    members.clear();
+    let mut members = reuse(&mut spare.members);
     members.reserve(nv);
-    let mut reqs = std::mem::take(&mut spare.reqs);
-    reqs.clear();
+    let mut reqs = reuse(&mut spare.reqs);
     reqs.reserve(nv);
     for v in 0..nv {
         let (a, b) = (r.value_start[v] as usize, r.value_start[v + 1] as usize);
@@ -279,8 +276,7 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites, spare: &mut Spare) -> Bund
         }
     }
     // Spill sets: one per surviving bundle.
-    let mut spillsets = std::mem::take(&mut spare.spillsets);
-    spillsets.clear();
+    let mut spillsets = reuse(&mut spare.spillsets);
     spillsets.reserve(bundles.len());
     let mut k = 0;
     bundles.retain_mut(|bnd| {
@@ -300,8 +296,7 @@ pub fn merge(f: &Function, r: &Ranges, rw: &Rewrites, spare: &mut Spare) -> Bund
         true
     });
     (spare.value_bundle, spare.members, spare.reqs) = (value_bundle, members, reqs);
-    let mut range_bundle = std::mem::take(&mut spare.range_bundle);
-    range_bundle.clear();
+    let mut range_bundle = reuse(&mut spare.range_bundle);
     range_bundle.resize(r.ranges.len(), NONE);
     for (k, b) in bundles.iter().enumerate() {
         for &(_, _, x) in &b.ranges {

@@ -7,6 +7,7 @@ use super::edge_branch::{entry_records, EdgeBranches};
 use super::operands::{plan_edge_branch, plan_inst, InstRecords, Record, Rewrites, Values};
 use super::points::{e, l, m, Point};
 use super::requirement::{Masks, Req};
+use super::reuse;
 use crate::analysis::block_sets::{members, BlockSets};
 use crate::counting_sort::counting_sort;
 use crate::interface::AllocError;
@@ -103,12 +104,6 @@ impl Spare {
     }
 }
 
-/// Emptied `v`, its storage kept.
-fn cleared<T>(mut v: Vec<T>) -> Vec<T> {
-    v.clear();
-    v
-}
-
 /// Builds the ranges. `live_out` is per block.
 pub fn build(
     f: &Function,
@@ -121,7 +116,7 @@ pub fn build(
 ) -> Result<Ranges, AllocError> {
     let nv = f.num_vregs();
     let mut values = Values {
-        class: cleared(std::mem::take(&mut spare.class)),
+        class: reuse(&mut spare.class),
     };
     values.class.resize(nv, RegClass::Int);
     for b in f.blocks() {
@@ -137,13 +132,13 @@ pub fn build(
         }
     }
     // Built backwards: `raw` ranges and `recs` in decreasing point order.
-    let mut raw = cleared(std::mem::take(&mut spare.raw));
+    let mut raw = reuse(&mut spare.raw);
     raw.reserve(nv * 2);
-    let mut recs = cleared(std::mem::take(&mut spare.recs));
+    let mut recs = reuse(&mut spare.recs);
     recs.reserve(f.num_operands() + nv);
-    let mut open = cleared(std::mem::take(&mut spare.open));
+    let mut open = reuse(&mut spare.open);
     open.resize(nv, CLOSED);
-    let mut open_list = cleared(std::mem::take(&mut spare.open_list));
+    let mut open_list = reuse(&mut spare.open_list);
     let mut ir = std::mem::take(&mut spare.ir);
     for b in f.blocks().rev() {
         let insts = f.block_insts(b);
@@ -222,8 +217,8 @@ pub fn build(
     let n_values = values.class.len();
     // Group ranges and records per value; reversing a value's ranges makes
     // them ascending; its records are sorted by point.
-    let mut value_start = std::mem::take(&mut spare.value_start);
-    let mut order = std::mem::take(&mut spare.order);
+    let mut value_start = reuse(&mut spare.value_start);
+    let mut order = reuse(&mut spare.order);
     let last = raw.len().wrapping_sub(1);
     counting_sort(
         n_values,
@@ -233,8 +228,8 @@ pub fn build(
         &mut value_start,
         &mut order,
     );
-    let mut rec_start = std::mem::take(&mut spare.rec_start);
-    let mut rec_order = std::mem::take(&mut spare.rec_order);
+    let mut rec_start = reuse(&mut spare.rec_start);
+    let mut rec_order = reuse(&mut spare.rec_order);
     counting_sort(
         n_values,
         recs.len(),
@@ -243,13 +238,13 @@ pub fn build(
         &mut rec_start,
         &mut rec_order,
     );
-    let mut ranges = cleared(std::mem::take(&mut spare.ranges));
+    let mut ranges = reuse(&mut spare.ranges);
     ranges.reserve(raw.len());
-    let mut uses = cleared(std::mem::take(&mut spare.uses));
+    let mut uses = reuse(&mut spare.uses);
     uses.reserve(recs.len());
-    let mut extents = cleared(std::mem::take(&mut spare.extents));
+    let mut extents = reuse(&mut spare.extents);
     extents.reserve(raw.len());
-    let mut buf = std::mem::take(&mut spare.buf);
+    let mut buf = reuse(&mut spare.buf);
     for v in 0..n_values {
         buf.clear();
         buf.extend(

@@ -60,6 +60,14 @@ pub struct Ctx {
     assemble: assemble::Spare,
 }
 
+/// The vector a [`Ctx`] part keeps in `slot`, emptied, its storage kept
+/// (`slot` is left empty until the vector is given back).
+fn reuse<T>(slot: &mut Vec<T>) -> Vec<T> {
+    let mut v = std::mem::take(slot);
+    v.clear();
+    v
+}
+
 thread_local! {
     /// The context [`Allocator::run`] keeps per thread (a fuzzing worker,
     /// the bench), since the allocator itself is shared.

@@ -14,6 +14,7 @@ use super::liveranges::{LiveRange, Use};
 use super::points::{e_after_inst, e_at_or_before, is_e, Point};
 use super::regmap::{RegMaps, RESERVED};
 use super::requirement::Req;
+use super::reuse;
 use crate::interface::AllocError;
 use crate::ir::index::{PReg, RegClass};
 use crate::ir::machine::MachineEnv;
@@ -176,10 +177,6 @@ impl<'a> Loop<'a> {
         }
         let mut queue = std::mem::take(&mut spare.queue);
         queue.clear();
-        let cleared = |mut v: Vec<u32>| {
-            v.clear();
-            v
-        };
         Loop {
             uses,
             ranges,
@@ -188,13 +185,13 @@ impl<'a> Loop<'a> {
             range_bundle: b.range_bundle,
             maps,
             queue,
-            spilled: cleared(std::mem::take(&mut spare.spilled)),
+            spilled: reuse(&mut spare.spilled),
             order,
             npreferred,
             ever_reserved,
-            conflicts: cleared(std::mem::take(&mut spare.conflicts)),
-            cand: std::mem::take(&mut spare.cand),
-            to_spill: std::mem::take(&mut spare.to_spill),
+            conflicts: reuse(&mut spare.conflicts),
+            cand: reuse(&mut spare.cand),
+            to_spill: reuse(&mut spare.to_spill),
             forced: 0x9e37_79b9_7f4a_7c15,
             stats: LoopStats::default(),
         }
