@@ -15,11 +15,11 @@
 
 use super::bundles::Home;
 use super::edge_branch::EdgeBranches;
+use super::kept::reuse;
 use super::liveranges::Ranges;
 use super::operands::{Rewrites, GHOST};
 use super::points::{e, inst_of, is_e, l, m, MovePrio, PendingMove, Point, NO_VALUE};
 use super::process::Allocated;
-use super::reuse;
 use super::slots::Slots;
 use crate::analysis::block_sets::BlockSets;
 use crate::counting_sort::counting_sort;

@@ -6,11 +6,11 @@
 //! block parameter it feeds, whenever their ranges do not overlap and their
 //! requirements meet. Copy values never merge.
 
+use super::kept::reuse;
 use super::liveranges::Ranges;
 use super::operands::Rewrites;
 use super::points::Point;
 use super::requirement::Req;
-use super::reuse;
 use crate::gallop::partition_from;
 use crate::ir::function::Function;
 use crate::ir::index::{PReg, RegClass};

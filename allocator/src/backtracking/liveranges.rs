@@ -4,10 +4,10 @@
 //! each weighted by the loop depth of its block.
 
 use super::edge_branch::{entry_records, EdgeBranches};
+use super::kept::reuse;
 use super::operands::{plan_edge_branch, plan_inst, InstRecords, Record, Rewrites, Values};
 use super::points::{e, l, m, Point};
 use super::requirement::{Masks, Req};
-use super::reuse;
 use crate::analysis::block_sets::{members, BlockSets};
 use crate::counting_sort::counting_sort;
 use crate::interface::AllocError;

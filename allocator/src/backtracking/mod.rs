@@ -21,11 +21,13 @@
 //!   there → `Output`.
 //!
 //! Program points are three per instruction ([`points`]); requirements form
-//! the lattice of [`requirement`].
+//! the lattice of [`requirement`]. A [`Ctx`] keeps the phases' storage from
+//! one function to the next, each phase taking its part through [`kept`].
 
 mod assemble;
 mod bundles;
 mod edge_branch;
+mod kept;
 mod liveranges;
 mod operands;
 mod points;
@@ -58,14 +60,6 @@ pub struct Ctx {
     process: process::Spare,
     slots: slots::Spare,
     assemble: assemble::Spare,
-}
-
-/// The vector a [`Ctx`] part keeps in `slot`, emptied, its storage kept
-/// (`slot` is left empty until the vector is given back).
-fn reuse<T>(slot: &mut Vec<T>) -> Vec<T> {
-    let mut v = std::mem::take(slot);
-    v.clear();
-    v
 }
 
 thread_local! {

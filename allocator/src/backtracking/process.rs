@@ -10,11 +10,11 @@
 //! work turns a case where they cannot all be placed into `Impossible`.
 
 use super::bundles::{Bundle, Bundles, Home, RangeList, SpillSet, NONE};
+use super::kept::reuse;
 use super::liveranges::{LiveRange, Use};
 use super::points::{e_after_inst, e_at_or_before, is_e, Point};
 use super::regmap::{RegMaps, RESERVED};
 use super::requirement::Req;
-use super::reuse;
 use crate::interface::AllocError;
 use crate::ir::index::{PReg, RegClass};
 use crate::ir::machine::MachineEnv;
