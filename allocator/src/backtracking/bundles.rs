@@ -76,10 +76,14 @@ impl Bundle {
         }
     }
 
-    /// Recomputes [`Bundle::runs`] from the ranges, sorted by start.
+    /// Recomputes [`Bundle::runs`] from the ranges, sorted by start. Room
+    /// left from before a split took most of them is given back.
     pub fn join_runs(&mut self) {
         self.runs.clear();
         join(&self.ranges, &mut self.runs);
+        if self.runs.capacity() > 2 * self.runs.len() + 4 {
+            self.runs.shrink_to_fit();
+        }
     }
 
     /// Whether [`Bundle::runs`] is up to date with the ranges (for debug

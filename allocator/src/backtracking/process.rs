@@ -671,7 +671,16 @@ impl<'a> Loop<'a> {
             "split at {q} outside the bundle"
         );
         let at = first.partition_point(|r| r.1 <= q);
-        let mut second: RangeList = first.drain(at..).collect();
+        // The longer half keeps the list's storage: a long bundle split
+        // again and again near one end must not leave every piece holding
+        // room for all of it (on esbuild's largest function that room was
+        // half the peak heap).
+        let mut second: RangeList = if at >= first.len() - at {
+            first.drain(at..).collect()
+        } else {
+            let head = first.drain(..at).collect();
+            std::mem::replace(&mut first, head)
+        };
         if let Some(&(from, to, x)) = second.first() {
             if from < q {
                 let y = self.split_range(x, q);
