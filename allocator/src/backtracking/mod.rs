@@ -172,7 +172,7 @@ impl Backtracking {
             redundant_moves_removed: removed.dropped as u64,
             reloads_from_registers: removed.reloads_from_registers as u64,
         };
-        ctx.process.maps = allocated.maps;
+        ctx.process.keep(allocated.maps);
         ctx.bundles.keep(
             allocated.bundles,
             allocated.spillsets,

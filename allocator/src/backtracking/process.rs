@@ -89,13 +89,20 @@ enum Probe {
 /// the loop's buffers. A run refills them whatever they hold.
 #[derive(Default)]
 pub struct Spare {
-    pub maps: RegMaps,
+    maps: RegMaps,
     queue: BinaryHeap<(u32, u32)>,
     spilled: Vec<u32>,
     order: [Vec<PReg>; 3],
     conflicts: Vec<u32>,
     cand: Vec<PReg>,
     to_spill: Vec<(Point, Point, u32)>,
+}
+
+impl Spare {
+    /// Takes back the register maps the main loop handed on.
+    pub fn keep(&mut self, maps: RegMaps) {
+        self.maps = maps;
+    }
 }
 
 pub fn run(
