@@ -35,13 +35,14 @@ use super::points::{needs_register, Points, RELOAD, STORE};
 use crate::analysis::cfg::effective_preds;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst};
+use std::rc::Rc;
 
 /// Sorted, merged instruction intervals (inclusive).
 pub type Intervals = Vec<(u32, u32)>;
 
 /// A register out of a group's mask, the points that took it out, and what
 /// being in its slot at those points costs alone (`None`: it cannot).
-type Exclusion = (u8, Intervals, Option<f64>);
+type Exclusion = (u8, Rc<Intervals>, Option<f64>);
 
 /// A group in its register only in the blocks that need it there: where it
 /// is in its slot, where in its register, and what the copies between the
@@ -80,6 +81,32 @@ fn blocks_between(f: &Function, s: u32, e: u32) -> impl Iterator<Item = Block> {
         f.block_of(Inst::new(e as usize)).index(),
     );
     (b0..=b1).map(Block::new)
+}
+
+/// The registers of `points` (one entry per point, in order) in classes
+/// taken out at exactly the same points, refined point by point: a
+/// clobber takes many registers at once, so a few classes stand for many
+/// registers.
+fn same_points(points: &[(u32, u64)]) -> Vec<u64> {
+    debug_assert!(points.windows(2).all(|w| w[0].0 < w[1].0));
+    let all = points.iter().fold(0u64, |m, p| m | p.1);
+    let mut classes = vec![all];
+    let mut last = 0;
+    for &(_, regs) in points {
+        if regs == last {
+            continue;
+        }
+        last = regs;
+        for k in 0..classes.len() {
+            let (c, inside) = (classes[k], classes[k] & regs);
+            if inside != 0 && inside != c {
+                classes[k] = inside;
+                classes.push(c & !regs);
+            }
+        }
+    }
+    classes.retain(|&c| c != 0);
+    classes
 }
 
 /// Sorts and merges `iv` (touching intervals join).
@@ -141,11 +168,13 @@ pub struct Splitter<'a> {
     /// Splits made (a group stepping aside for another counts once).
     pub splits: u64,
     /// Each group's region, once asked for.
-    regions: Vec<Option<std::rc::Rc<Intervals>>>,
+    regions: Vec<Option<Rc<Intervals>>>,
     /// Each group's [`Splitter::exclusions`], once asked for.
-    exclusions: Vec<Option<std::rc::Rc<[Exclusion]>>>,
+    exclusions: Vec<Option<Rc<[Exclusion]>>>,
     /// Per group, once computed: its plan for [`Splitter::split_in_blocks`].
-    in_blocks: Vec<Option<Option<std::rc::Rc<InBlocks>>>>,
+    in_blocks: Vec<Option<Option<Rc<InBlocks>>>>,
+    /// Storage for the excluded points [`Splitter::exclusions`] gathers.
+    points_scratch: Vec<(u32, u64)>,
 }
 
 impl<'a> Splitter<'a> {
@@ -161,15 +190,16 @@ impl<'a> Splitter<'a> {
             regions: vec![None; g.n],
             exclusions: vec![None; g.n],
             in_blocks: vec![None; g.n],
+            points_scratch: Vec::new(),
         }
     }
 
     /// Where group `r` is present (computed once).
-    fn presence(&mut self, r: usize) -> std::rc::Rc<Intervals> {
+    fn presence(&mut self, r: usize) -> Rc<Intervals> {
         if let Some(iv) = &self.regions[r] {
             return iv.clone();
         }
-        let iv = std::rc::Rc::new(self.region(r));
+        let iv = Rc::new(self.region(r));
         self.regions[r] = Some(iv.clone());
         iv
     }
@@ -190,26 +220,37 @@ impl<'a> Splitter<'a> {
     /// where `r` would be in its slot to hold the register elsewhere, and
     /// what that costs with no other hole, or `None` when `r` is referred to
     /// at one of them (computed once).
-    fn exclusions(&mut self, r: usize) -> std::rc::Rc<[Exclusion]> {
+    fn exclusions(&mut self, r: usize) -> Rc<[Exclusion]> {
         if let Some(x) = &self.exclusions[r] {
             return x.clone();
         }
-        // (point, registers) of every member, by point.
-        let mut points: Vec<(u32, u64)> = self
-            .members
-            .of(r)
-            .flat_map(|v| self.g.excluded(v).iter().map(|e| (e.1, e.2)))
-            .collect();
-        points.sort_unstable();
-        let mut out_of_mask = points.iter().fold(0u64, |m, p| m | p.1);
-        let mut list = Vec::new();
-        // A clobber takes many registers at once: the same points come back
-        // for each, closed over joins, contained or not, at the same cost.
-        // (raw points, closed, contained with no reference, cost in slot)
-        let mut seen: Vec<(Intervals, Intervals, bool, Option<f64>)> = Vec::new();
-        while out_of_mask != 0 {
-            let h = out_of_mask.trailing_zeros() as u8;
-            out_of_mask &= out_of_mask - 1;
+        // (point, registers) of every member, by point, one entry per
+        // point: each member's points come in order, so only a group of
+        // several needs a sort.
+        let mut points = std::mem::take(&mut self.points_scratch);
+        points.clear();
+        points.extend(
+            self.members
+                .of(r)
+                .flat_map(|v| self.g.excluded(v).iter().map(|e| (e.1, e.2))),
+        );
+        if !points.is_sorted_by_key(|p| p.0) {
+            points.sort_unstable_by_key(|p| p.0);
+        }
+        points.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 |= later.1;
+            }
+            same
+        });
+        let out_of_mask = points.iter().fold(0u64, |m, p| m | p.1);
+        let classes = same_points(&points);
+        // Per class: its points closed over joins, whether the group is
+        // contained there, and what being in the slot there costs alone.
+        let mut of_class: Vec<(Rc<Intervals>, bool, Option<f64>)> = Vec::new();
+        for &c in &classes {
+            let h = c.trailing_zeros();
             let mut raw = Intervals::new();
             for &(i, regs) in &points {
                 if regs >> h & 1 == 1 {
@@ -219,33 +260,36 @@ impl<'a> Splitter<'a> {
                     }
                 }
             }
-            let k = match seen.iter().position(|x| x.0 == raw) {
-                Some(k) => k,
-                None => {
-                    let at = self.close_over_joins(raw.clone());
-                    let plain = self.contains(r, &at);
-                    seen.push((raw, at, plain, None));
-                    seen.len() - 1
-                }
-            };
-            let ok = seen[k].2 || self.contains_but_early_reads(r, &seen[k].1, h);
-            if !ok {
-                list.push((h, seen[k].1.clone(), None));
+            let at = self.close_over_joins(raw);
+            let plain = self.contains(r, &at);
+            of_class.push((Rc::new(at), plain, None));
+        }
+        self.points_scratch = points;
+        let mut list = Vec::new();
+        let mut left = out_of_mask;
+        while left != 0 {
+            let h = left.trailing_zeros() as u8;
+            left &= left - 1;
+            let k = classes.iter().position(|c| c >> h & 1 == 1).unwrap();
+            let (at, plain, _) = &of_class[k];
+            let at = at.clone();
+            if !*plain && !self.contains_but_early_reads(r, &at, h) {
+                list.push((h, at, None));
                 continue;
             }
-            let alone = match seen[k].3 {
+            let alone = match of_class[k].2 {
                 Some(alone) => alone,
                 None => {
                     let hole = std::mem::take(&mut self.holes[r]);
-                    let (alone, _) = self.grow(r, &seen[k].1);
+                    let (alone, _) = self.grow(r, &at);
                     self.holes[r] = hole;
-                    seen[k].3 = Some(alone);
+                    of_class[k].2 = Some(alone);
                     alone
                 }
             };
-            list.push((h, seen[k].1.clone(), Some(alone)));
+            list.push((h, at, Some(alone)));
         }
-        let x: std::rc::Rc<[Exclusion]> = list.into();
+        let x: Rc<[Exclusion]> = list.into();
         self.exclusions[r] = Some(x.clone());
         x
     }
@@ -488,7 +532,7 @@ impl<'a> Splitter<'a> {
         let plan = match &self.in_blocks[r] {
             Some(p) => p.clone(),
             None => {
-                let p = self.plan_in_blocks(r).map(std::rc::Rc::new);
+                let p = self.plan_in_blocks(r).map(Rc::new);
                 self.in_blocks[r] = Some(p.clone());
                 p
             }
@@ -586,7 +630,7 @@ impl<'a> Splitter<'a> {
         let mut cost = [base; 64];
         let mut blocked = 0u64;
         // (neighbour, its register, which steps aside, the grown hole).
-        let mut plan: Vec<(usize, u8, Side, Intervals)> = Vec::new();
+        let mut plan: Vec<(usize, u8, Side, Rc<Intervals>)> = Vec::new();
         // A register out of `r`'s mask: `r` may still hold it away from the
         // points that took it out (a clobber it lives across, another
         // value's `fixed` operand), in its slot at those points.
@@ -626,16 +670,16 @@ impl<'a> Splitter<'a> {
             if blocked >> h & 1 == 1 || mask >> h & 1 == 0 {
                 continue;
             }
-            let mut best: Option<(f64, Side, Intervals)> = None;
+            let mut best: Option<(f64, Side, Rc<Intervals>)> = None;
             if self.contains(z, region) {
                 let (c, hole) = self.grow(z, region);
-                best = Some((c, Side::Neighbour, hole));
+                best = Some((c, Side::Neighbour, Rc::new(hole)));
             }
             let zone = self.presence(z);
             if self.contains(r, &zone) {
                 let (c, _) = self.grow(r, &zone);
                 if best.as_ref().is_none_or(|b| c < b.0) {
-                    best = Some((c, Side::Itself, zone.to_vec()));
+                    best = Some((c, Side::Itself, zone));
                 }
             }
             match best {
@@ -661,7 +705,7 @@ impl<'a> Splitter<'a> {
                 continue;
             }
             match side {
-                Side::Neighbour => self.holes[z] = hole,
+                Side::Neighbour => self.holes[z] = Rc::unwrap_or_clone(hole),
                 Side::Itself => self.holes[r] = union(&self.holes[r], &hole),
             }
             self.splits += 1;

@@ -158,10 +158,22 @@ fn exclusions_gather_the_points_of_each_register_apart() {
         |s| {
             let x = s.exclusions(0);
             assert_eq!(x.len(), 2);
-            assert_eq!((x[0].0, &x[0].1), (0, &vec![(1, 2)]));
-            assert_eq!((x[1].0, &x[1].1), (1, &vec![(1, 1), (4, 4)]));
+            assert_eq!((x[0].0, &*x[0].1), (0, &vec![(1, 2)]));
+            assert_eq!((x[1].0, &*x[1].1), (1, &vec![(1, 1), (4, 4)]));
         },
     );
+}
+
+#[test]
+fn registers_taken_out_at_the_same_points_share_a_class() {
+    // p0 and p1 at inst1 and inst4, p2 at inst4 only, p3 at inst1 only.
+    let points = [(1, 0b1011), (4, 0b0111)];
+    let mut classes = same_points(&points);
+    classes.sort_unstable();
+    assert_eq!(classes, vec![0b0011, 0b0100, 0b1000]);
+    // One clobber everywhere: one class, whatever its size.
+    assert_eq!(same_points(&[(1, 0xff), (3, 0xff), (9, 0xff)]), vec![0xff]);
+    assert!(same_points(&[]).is_empty());
 }
 
 #[test]
@@ -287,7 +299,7 @@ fn registers_out_of_the_mask_are_held_away_from_the_points_that_rule_them_out() 
         assert_eq!(s.g.mask[0], 0);
         let x = s.exclusions(0);
         assert_eq!(x.len(), 1);
-        assert_eq!(x[0], (0, vec![(2, 2)], Some(1.0 + 4.0)));
+        assert_eq!(x[0], (0, Rc::new(vec![(2, 2)]), Some(1.0 + 4.0)));
         assert_eq!(s.split_around(0, |_| None), Some(0));
         assert_eq!(s.holes[0], vec![(2, 2)]);
     });
@@ -296,7 +308,7 @@ fn registers_out_of_the_mask_are_held_away_from_the_points_that_rule_them_out() 
     // inst1, a reload before inst2).
     let read_early = "coloring_split/read_early_at_the_clobber";
     with_splitter(read_early, |s| {
-        assert_eq!(s.exclusions(0)[0], (0, vec![(1, 1)], Some(5.0)));
+        assert_eq!(s.exclusions(0)[0], (0, Rc::new(vec![(1, 1)]), Some(5.0)));
     });
     // Read in a register at the late point, or at the block's first
     // instruction: it cannot.
