@@ -15,6 +15,8 @@
 //! registers it is short of. The next round colours again with the victims
 //! on the stack.
 
+mod held;
+
 use super::facts::{Facts, Row};
 use super::graph::{present_at, reuser, span, Graph};
 use super::homes::Homes;
@@ -30,6 +32,7 @@ use crate::ir::operand::{limit_mask, OperandConstraint};
 use crate::ir::output::{Allocation, Output};
 use crate::move_sets::EditQueue;
 use crate::moves::{MoveContext, ParallelMove};
+use held::{Held, HOLED, ON_STACK};
 
 const PHASE_EDGE_IN: u8 = 0;
 const PHASE_SPLIT: u8 = 1;
@@ -83,8 +86,8 @@ struct Run<'a> {
     scratch: Scratch,
     /// Per vreg, the register its group's home is at every instruction
     /// (`1 + class * 64 + hw`), [`ON_STACK`], or [`HOLED`] for a group with
-    /// holes, looked up per instruction: [`Run::taken`] asks it of every
-    /// vreg live at every instruction.
+    /// holes, looked up per instruction: [`Held`] asks it of each vreg
+    /// entering or leaving the live set.
     home_reg: Vec<u8>,
     /// The vregs the instruction being placed defines (cleared after it).
     defined_here: Vec<bool>,
@@ -92,6 +95,8 @@ struct Run<'a> {
     /// split groups test each member against it.
     live_in: Row,
     live_in_of: Option<Block>,
+    /// The registers of the vregs live after the instruction being placed.
+    held: Held,
 }
 
 /// Makes `row` what is live into `s`, where it held what is live into
@@ -108,8 +113,6 @@ fn load_live_in(facts: &Facts, s: Block, row: &mut Row, of: &mut Option<Block>) 
 }
 
 const NOBODY: u32 = u32::MAX;
-const ON_STACK: u8 = 0;
-const HOLED: u8 = u8::MAX;
 
 /// [`Run::home_reg`] of each vreg.
 fn home_regs(g: &Graph, homes: &Homes) -> Vec<u8> {
@@ -166,12 +169,18 @@ pub fn assign(
         defined_here: vec![false; g.n],
         live_in: vec![0; facts.words],
         live_in_of: None,
+        held: Held::new(f.num_vregs()),
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {
         let mut failed = Ok(());
         run.reread_regs = [0; 3];
+        let mut passed: Option<Inst> = None;
         facts.walk(f, b, &mut live, |i, live| {
+            match passed.replace(i) {
+                None => run.held.reset(live, &run.home_reg),
+                Some(p) => run.held.passed(f, p, live, &run.home_reg),
+            }
             if failed.is_ok() {
                 failed = run.inst(i, live, facts);
                 run.note_wants(i);
@@ -221,24 +230,39 @@ impl Run<'_> {
             Allocation::Reg(r) => Some((r.class().index(), 1u64 << r.hw())),
             _ => None,
         };
+        // The live vregs' registers (less those only the instruction's own
+        // defs hold), from the counts kept in step with the walk; a group
+        // with holes is looked up at `i`.
+        let (mut early, mut late) = (self.held.mask, self.held.mask);
         for op in ops.iter().filter(|o| o.is_def()) {
-            self.defined_here[op.vreg().index()] = true;
+            let v = op.vreg().index();
+            self.defined_here[v] = true;
+            let code = self.home_reg[v];
+            if code != ON_STACK && code != HOLED && dense::contains(live, v) {
+                let (c, h) = held::class_and_hw(code);
+                let defs_there = ops
+                    .iter()
+                    .filter(|o| {
+                        o.is_def()
+                            && self.home_reg[o.vreg().index()] == code
+                            && dense::contains(live, o.vreg().index())
+                    })
+                    .count() as u32;
+                if self.held.count(c, h) == defs_there {
+                    early[c] &= !(1 << h);
+                    late[c] &= !(1 << h);
+                }
+            }
         }
-        let (mut early, mut late) = ([0u64; 3], [0u64; 3]);
-        for v in dense::members(live) {
-            let (c, bit) = match self.home_reg[v] {
-                ON_STACK => continue,
-                HOLED => match reg(v) {
-                    Some(r) => r,
-                    None => continue,
-                },
-                code => ((code - 1) as usize / 64, 1u64 << ((code - 1) % 64)),
-            };
+        for &v in &self.held.holed {
+            let v = v as usize;
             if self.defined_here[v] {
                 continue;
             }
-            early[c] |= bit;
-            late[c] |= bit;
+            if let Some((c, bit)) = reg(v) {
+                early[c] |= bit;
+                late[c] |= bit;
+            }
         }
         for op in ops.iter().filter(|o| o.is_def()) {
             self.defined_here[op.vreg().index()] = false;
