@@ -177,12 +177,19 @@ impl Graph {
         };
         let mut adj_start = Vec::with_capacity(self.n + 1);
         let mut adj = Vec::with_capacity(total);
+        // A matrix row comes in order; lists end with the merges' added
+        // neighbours, unsorted.
+        let sorted = matches!(self.edges, Edges::Matrix { .. });
         for g in 0..self.n {
             adj_start.push(adj.len() as u32);
             if self.parent[g] as usize == g {
                 let from = adj.len();
                 adj.extend(self.row_neighbours(g).map(|z| z as u32));
-                adj[from..].sort_unstable();
+                if sorted {
+                    debug_assert!(adj[from..].is_sorted());
+                } else {
+                    adj[from..].sort_unstable();
+                }
             }
         }
         adj_start.push(adj.len() as u32);
@@ -193,14 +200,17 @@ impl Graph {
     /// Merges group `x` into group `y` (both representatives): each group
     /// that interferes with `x` now interferes with `y`.
     fn union(&mut self, x: usize, y: usize, scratch: &mut Vec<u32>) {
-        scratch.clear();
-        scratch.extend(
-            self.row_neighbours(x)
-                .filter(|&z| z != y && !self.edges.contains(z, y))
-                .map(|z| z as u32),
-        );
-        for &z in scratch.iter() {
-            self.edges.add_merged(z as usize, y);
+        let parent = &self.parent;
+        if !self.edges.merge_rows(x, y, |z| parent[z] as usize == z) {
+            scratch.clear();
+            scratch.extend(
+                self.row_neighbours(x)
+                    .filter(|&z| z != y && !self.edges.contains(z, y))
+                    .map(|z| z as u32),
+            );
+            for &z in scratch.iter() {
+                self.edges.add_merged(z as usize, y);
+            }
         }
         self.parent[x] = y as u32;
         self.mask[y] &= self.mask[x];

@@ -173,6 +173,32 @@ impl Edges {
         }
     }
 
+    /// Merging representative `x` into representative `y` on a matrix:
+    /// adds `y`–`z` for each representative `z` (`rep`) among `x`'s
+    /// neighbours and not `y`'s, a word of both rows at a time; `false`
+    /// for lists, which the caller merges edge by edge.
+    pub fn merge_rows(&mut self, x: usize, y: usize, rep: impl Fn(usize) -> bool) -> bool {
+        let Edges::Matrix { words, bits } = self else {
+            return false;
+        };
+        let w = *words;
+        for k in 0..w {
+            // Representatives are symmetric: `z` is in `y`'s row exactly
+            // when `y` is in `z`'s, so one word of each row tells.
+            let mut new = bits[x * w + k] & !bits[y * w + k];
+            while new != 0 {
+                let z = k * 64 + new.trailing_zeros() as usize;
+                new &= new - 1;
+                if z == y || !rep(z) {
+                    continue;
+                }
+                dense::insert(&mut bits[y * w..(y + 1) * w], z);
+                dense::insert(&mut bits[z * w..(z + 1) * w], y);
+            }
+        }
+        true
+    }
+
     /// Adds the edge `a`–`b` during merging; the caller has checked it is
     /// not there.
     pub fn add_merged(&mut self, a: usize, b: usize) {
