@@ -270,7 +270,10 @@ impl<'a> Splitter<'a> {
         while left != 0 {
             let h = left.trailing_zeros() as u8;
             left &= left - 1;
-            let k = classes.iter().position(|c| c >> h & 1 == 1).unwrap();
+            let k = classes
+                .iter()
+                .position(|c| c >> h & 1 == 1)
+                .expect("the classes cover every register out of the mask");
             let (at, plain, _) = &of_class[k];
             let at = at.clone();
             if !*plain && !self.contains_but_early_reads(r, &at, h) {

@@ -3,8 +3,9 @@
 //! instruction which registers the values live across it hold; the walk
 //! changes the live set only at the operands of the instruction it has just
 //! passed, so a count per register, updated there, answers without a visit
-//! of every live vreg at every instruction (a fifth of the allocator's time
-//! on long functions with many values live).
+//! of every live vreg at every instruction (that visit was 12% of the
+//! allocator's time on riscv64 libjxl, whose long functions keep hundreds
+//! of values live).
 
 use crate::analysis::bitset::dense;
 use crate::ir::function::Function;
