@@ -169,7 +169,7 @@ pub fn assign(
         defined_here: vec![false; g.n],
         live_in: vec![0; facts.words],
         live_in_of: None,
-        held: Held::new(f.num_vregs()),
+        held: Held::new(f.num_vregs(), facts.words),
     };
     let mut live: Row = Vec::new();
     for b in f.blocks() {

@@ -41,10 +41,12 @@ pub(super) fn class_and_hw(code: u8) -> (usize, usize) {
 }
 
 impl Held {
-    /// Nothing counted, for `n` vregs.
-    pub(super) fn new(n: usize) -> Held {
+    /// Nothing counted, for `n` vregs and live rows of `words` words (the
+    /// walk's rows keep a word even when there is no vreg).
+    pub(super) fn new(n: usize, words: usize) -> Held {
+        debug_assert!(words >= dense::words(n));
         Held {
-            tracked: vec![0; dense::words(n)],
+            tracked: vec![0; words],
             count: [[0; 64]; 3],
             mask: [0; 3],
             holed: Vec::new(),
@@ -140,7 +142,7 @@ mod tests {
         let p3i = 1 + 3;
         let p1f = 1 + 64 + 1;
         let home_reg = [p3i, p3i, p1f, ON_STACK, HOLED, HOLED];
-        let mut h = Held::new(6);
+        let mut h = Held::new(6, 1);
         h.reset(&row(6, &[0, 1, 2, 3, 4, 5]), &home_reg);
         assert_eq!(h.mask, [1 << 3, 1 << 1, 0]);
         assert_eq!(h.count(0, 3), 2);
