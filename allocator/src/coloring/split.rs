@@ -37,8 +37,10 @@ use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst};
 use std::rc::Rc;
 
-/// Sorted, merged instruction intervals (inclusive).
-pub type Intervals = Vec<(u32, u32)>;
+mod intervals;
+
+use intervals::{any_inside, difference, intersect, merge, union};
+pub use intervals::{inside, Intervals};
 
 /// A register out of a group's mask, the points that took it out, and what
 /// being in its slot at those points costs alone (`None`: it cannot).
@@ -51,27 +53,6 @@ struct InBlocks {
     outside: Intervals,
     inside: Intervals,
     base: f64,
-}
-
-/// Whether instruction `i` lies in one of `iv`.
-pub fn inside(iv: &[(u32, u32)], i: u32) -> bool {
-    let k = iv.partition_point(|s| s.1 < i);
-    k < iv.len() && iv[k].0 <= i
-}
-
-/// Whether any of the sorted instructions `refs` lies in `iv`: each of the
-/// shorter side looked up in the longer, so that a group referred to all
-/// over a large function (checked against the presence of each of its
-/// thousands of neighbours) costs the neighbour's few intervals, not its
-/// own references, per check.
-fn any_inside(iv: &[(u32, u32)], refs: &[u32]) -> bool {
-    if refs.len() <= iv.len() {
-        return refs.iter().any(|&i| inside(iv, i));
-    }
-    iv.iter().any(|&(s, e)| {
-        let k = refs.partition_point(|&i| i < s);
-        k < refs.len() && refs[k] <= e
-    })
 }
 
 /// The blocks instructions `s` to `e` lie in, in order.
@@ -107,19 +88,6 @@ fn same_points(points: &[(u32, u64)]) -> Vec<u64> {
     }
     classes.retain(|&c| c != 0);
     classes
-}
-
-/// Sorts and merges `iv` (touching intervals join).
-fn merge(iv: &mut Intervals) {
-    iv.sort_unstable();
-    let mut out: Intervals = Vec::with_capacity(iv.len());
-    for &(s, e) in iv.iter() {
-        match out.last_mut() {
-            Some(last) if s <= last.1.saturating_add(1) => last.1 = last.1.max(e),
-            _ => out.push((s, e)),
-        }
-    }
-    *iv = out;
 }
 
 /// The members of each group, as ranges into one list.
@@ -752,63 +720,6 @@ enum Side {
     Neighbour,
     /// The group being coloured moves to its slot where the neighbour is.
     Itself,
-}
-
-/// The intersection of two sorted, merged sets of intervals.
-fn intersect(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
-    let mut out = Intervals::new();
-    let (mut x, mut y) = (0, 0);
-    while x < a.len() && y < b.len() {
-        let (s, e) = (a[x].0.max(b[y].0), a[x].1.min(b[y].1));
-        if s <= e {
-            out.push((s, e));
-        }
-        if a[x].1 < b[y].1 {
-            x += 1;
-        } else {
-            y += 1;
-        }
-    }
-    out
-}
-
-/// The points of `a` outside `b` (both sorted and merged).
-fn difference(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
-    let mut out = Intervals::new();
-    for &(s, e) in a {
-        let mut from = s;
-        let k = b.partition_point(|x| x.1 < s);
-        for &(bs, be) in b[k..].iter().take_while(|x| x.0 <= e) {
-            if bs > from {
-                out.push((from, bs - 1));
-            }
-            from = from.max(be.saturating_add(1));
-        }
-        if from <= e {
-            out.push((from, e));
-        }
-    }
-    out
-}
-
-/// The union of two sorted, merged sets of intervals, merged.
-fn union(a: &[(u32, u32)], b: &[(u32, u32)]) -> Intervals {
-    let mut out: Intervals = Vec::with_capacity(a.len() + b.len());
-    let (mut x, mut y) = (0, 0);
-    while x < a.len() || y < b.len() {
-        let next = if y == b.len() || (x < a.len() && a[x] <= b[y]) {
-            x += 1;
-            a[x - 1]
-        } else {
-            y += 1;
-            b[y - 1]
-        };
-        match out.last_mut() {
-            Some(last) if next.0 <= last.1.saturating_add(1) => last.1 = last.1.max(next.1),
-            _ => out.push(next),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
