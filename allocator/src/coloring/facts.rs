@@ -10,6 +10,7 @@
 
 use crate::analysis::bitset::dense;
 use crate::analysis::block_sets::BlockSets;
+use crate::analysis::read::read_values;
 use crate::analysis::{cfg, loops};
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst, VReg};
@@ -40,32 +41,7 @@ impl Facts {
             .into_iter()
             .map(|d| 4f64.powi(d.min(5) as i32))
             .collect();
-        let mut read = vec![0u64; words];
-        for b in f.blocks() {
-            for i in f.block_insts(b).iter() {
-                for op in f.inst_operands(i).iter() {
-                    if op.is_use() && !op.is_nonalloc() {
-                        dense::insert(&mut read, op.vreg().index());
-                    }
-                }
-            }
-        }
-        // A branch argument is read when its parameter is: passed on to a
-        // parameter nothing reads, a value is not read there.
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for b in f.blocks() {
-                for (t, &s) in f.block_succs(b).iter().enumerate() {
-                    for (&a, &p) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
-                        if dense::contains(&read, p.index()) && !dense::contains(&read, a.index()) {
-                            dense::insert(&mut read, a.index());
-                            grew = true;
-                        }
-                    }
-                }
-            }
-        }
+        let read = read_values(f);
         // What is passed only to parameters nothing reads is not live on
         // the way there.
         let (live_in, live_out) =

@@ -8,11 +8,14 @@
 //! moves it to the value's home after the instruction, so between
 //! instructions is where a value's home begins. A use keeps its value live
 //! through the point it reads (`P` early, `P + 1` late); a branch argument
-//! is read at the branch's late point, after which edge moves run.
+//! is read at the branch's late point, after which edge moves run, unless
+//! every parameter it is passed to is dead ([`crate::analysis::read`]).
 
 use super::layout::{Layout, Pos};
+use crate::analysis::bitset::dense;
 use crate::analysis::block_sets::{members, BlockSets};
 use crate::analysis::cfg;
+use crate::analysis::read::read_values;
 use crate::counting_sort::counting_sorted;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst, RegClass};
@@ -56,7 +59,11 @@ fn first_from(list: &[Pos], (a, b): (u32, u32), from: Pos) -> Pos {
 impl Ranges {
     pub fn new(f: &Function, layout: &Layout) -> Ranges {
         let nv = f.num_vregs();
-        let (live_in, live_out) = BlockSets::liveness(f, &cfg::postorder(f), |_| true);
+        // An argument passed only to dead parameters is not live on the way
+        // there, and its branch does not read it.
+        let read = read_values(f);
+        let (live_in, live_out) =
+            BlockSets::liveness(f, &cfg::postorder(f), |p| dense::contains(&read, p.index()));
         let mut class = vec![RegClass::Int; nv];
         let mut def_inst = vec![Inst::INVALID; nv];
         // Blocks are walked in reverse linear order and each block backwards,
@@ -97,8 +104,11 @@ impl Ranges {
                 set_live(&mut live, &mut end, v, block_end);
             }
             let term = f.block_insts(b).last();
-            for t in 0..f.block_succs(b).len() {
-                for &a in f.branch_args(b, t) {
+            for (t, &s) in f.block_succs(b).iter().enumerate() {
+                for (&a, &q) in f.branch_args(b, t).iter().zip(f.block_params(s)) {
+                    if !dense::contains(&read, q.index()) {
+                        continue;
+                    }
                     set_live(&mut live, &mut end, a.index(), block_end);
                     reads.push((a.index() as u32, layout.pos[term.index()] + 1));
                 }
@@ -211,6 +221,13 @@ impl Ranges {
     #[inline]
     pub fn next_operand_use(&self, v: usize, from: Pos) -> Pos {
         first_from(&self.op_uses, self.op_uses_of[v], from)
+    }
+
+    /// Every read of `v` by an operand, in position order.
+    #[inline]
+    pub fn operand_uses(&self, v: usize) -> &[Pos] {
+        let (a, b) = self.op_uses_of[v];
+        &self.op_uses[a as usize..b as usize]
     }
 
     /// The first read of `v` at or after `from`, a branch argument's
