@@ -269,7 +269,10 @@ pub fn assemble(
                 if matches!(dst, Allocation::Reg(_)) && dst != src {
                     moves.push((point, phase, mv(src, dst, p)));
                 }
-                if scan.spilled[p] && src != stack(p) {
+                // A spilled argument's slot holds it from its definition
+                // on: when that slot is the parameter's, it is written.
+                let written = scan.spilled[a] && slot[a] == slot[p];
+                if scan.spilled[p] && src != stack(p) && !written {
                     moves.push((point, phase, mv(src, stack(p), p)));
                 }
             }
