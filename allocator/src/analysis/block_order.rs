@@ -28,6 +28,12 @@ use std::collections::BinaryHeap;
 /// loop nested in an irreducible one can have), or inside a loop that is
 /// itself split: an outermost loop is always one run of blocks.
 pub fn compute(f: &Function) -> Vec<Block> {
+    compute_in(f, &LoopForest::new(f))
+}
+
+/// [`compute`] with `f`'s loop-nesting forest already built, for a caller
+/// that needs it too.
+pub fn compute_in(f: &Function, forest: &LoopForest) -> Vec<Block> {
     let rpo = cfg::reverse_postorder(f);
     let n = f.num_blocks();
     let mut num = vec![u32::MAX; n];
@@ -43,7 +49,6 @@ pub fn compute(f: &Function) -> Vec<Block> {
             }
         }
     }
-    let forest = LoopForest::new(f);
     // The ready blocks by reverse postorder number, once per loop holding
     // them and once at the top level (`heaps[top]`): the earliest ready
     // block of the innermost open loop is the top of that loop's heap, not

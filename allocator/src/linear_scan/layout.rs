@@ -8,6 +8,8 @@
 //! the half-open range from its first instruction's early point to one past
 //! its last instruction's late point.
 
+use crate::analysis::block_order;
+use crate::analysis::loops::LoopForest;
 use crate::ir::function::Function;
 use crate::ir::index::{Block, Inst};
 use std::fmt;
@@ -95,12 +97,16 @@ pub struct Layout {
     pub span: Vec<(Pos, Pos)>,
     /// Per linear slot: whether its instruction is the first of its block.
     pub block_start: Vec<bool>,
+    /// Per block: how often it runs, estimated as `4^depth` of its loop
+    /// depth capped at 5 (the weights of the loop-weighted cost).
+    pub freq: Vec<u32>,
 }
 
 impl Layout {
     /// Lays out a valid function.
     pub fn new(f: &Function) -> Layout {
-        let order = crate::analysis::block_order::compute(f);
+        let forest = LoopForest::new(f);
+        let order = block_order::compute_in(f, &forest);
         let mut pos = vec![Pos::default(); f.num_insts()];
         let mut inst_at = Vec::with_capacity(f.num_insts());
         let mut span = vec![(Pos::default(), Pos::default()); f.num_blocks()];
@@ -120,6 +126,7 @@ impl Layout {
             inst_at,
             span,
             block_start,
+            freq: forest.depth.iter().map(|&d| 4u32.pow(d.min(5))).collect(),
         }
     }
 

@@ -46,6 +46,7 @@ mod operands;
 mod part;
 mod place;
 mod ranges;
+mod refills;
 mod reused;
 mod scan;
 mod slots;
@@ -67,7 +68,12 @@ impl Allocator for LinearScan {
         crate::framing::around(f, env, |f| {
             let layout = layout::Layout::new(f);
             let ranges = ranges::Ranges::new(f, &layout);
-            let scanned = scan::Scan::new(f, env, &layout, &ranges)?.run()?;
+            let mut scanned = scan::Scan::new(f, env, &layout, &ranges)?.run()?;
+            if let Some(params) = refills::params_to_slot(f, &layout, &ranges, &scanned) {
+                scanned = scan::Scan::new(f, env, &layout, &ranges)?
+                    .with_params_in_slot(params)
+                    .run()?;
+            }
             Ok((assemble::assemble(f, env, &layout, &ranges, scanned), ()))
         })
         .map(|(out, ())| out)

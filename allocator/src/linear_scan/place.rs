@@ -10,6 +10,7 @@
 use super::layout::Pos;
 use super::part::{Loc, PartId};
 use super::scan::{Scan, PREDS_LOOKED_AT};
+use crate::analysis::bitset::dense;
 use crate::ir::index::{PReg, RegClass};
 use std::cmp::Reverse;
 
@@ -34,7 +35,7 @@ impl Scan<'_> {
         }
         for &p in &starting {
             debug_assert_eq!(self.parts[p].start, self.now);
-            let idle = !cold && self.idle(p);
+            let idle = !cold && (self.idle(p) || self.starts_in_slot(p));
             self.live_part[self.parts[p].vreg as usize] = p;
             if idle {
                 self.set_stack(p);
@@ -336,6 +337,13 @@ impl Scan<'_> {
             }
         }
         any
+    }
+
+    /// Whether part `p` is the first part of a parameter told to start in
+    /// its slot ([`Scan::with_params_in_slot`]).
+    fn starts_in_slot(&self, p: PartId) -> bool {
+        let v = self.parts[p].vreg as usize;
+        !self.in_slot.is_empty() && dense::contains(&self.in_slot, v) && self.first_part[v] == p
     }
 
     /// No register is free: evict the active part whose next use is

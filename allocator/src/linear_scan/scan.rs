@@ -160,6 +160,9 @@ pub struct Scan<'a> {
     /// allocates them.
     pub(super) starting: Vec<PartId>,
     pub(super) part_limit: usize,
+    /// Block parameters whose first part starts in their slot (a dense row
+    /// over vregs; empty for none): see [`super::refills`].
+    pub(super) in_slot: Vec<u64>,
     /// Per linear slot, per class: every register an operand or a value
     /// holds at the instruction (a superset of what is live at either of
     /// its points). The moves before an instruction may use any other
@@ -243,10 +246,18 @@ impl<'a> Scan<'a> {
             victims: Vec::new(),
             starting: Vec::new(),
             part_limit,
+            in_slot: Vec::new(),
             busy: Vec::with_capacity(layout.inst_at.len()),
             held: Vec::with_capacity(layout.inst_at.len()),
             taken: Vec::with_capacity(layout.inst_at.len()),
         })
+    }
+
+    /// The scan with the block parameters of the dense row `params`
+    /// starting in their slot.
+    pub fn with_params_in_slot(mut self, params: Vec<u64>) -> Scan<'a> {
+        self.in_slot = params;
+        self
     }
 
     /// Scans every instruction: the parts' homes and the operands'
