@@ -13,6 +13,9 @@
 //!   helped by the table of known conflicts ([`fixed`]), the hint groups
 //!   ([`groups`]), what each value is known ahead to want ([`hints`]) and
 //!   the cold joins ([`cold`]) → `Scanned`;
+//! - [`refills`]: the join parameters whose register the edges into their
+//!   block would refill at more cost than their slot; when there are any,
+//!   [`scan`] runs again with those starting in their slot → `Scanned`;
 //! - [`homes`]: where each value lives over its life, as the parts left it;
 //! - [`assemble`]: spill slots ([`slots`]: shared by the members of a
 //!   hint group whose lives do not meet), spill stores at definitions, moves
