@@ -270,8 +270,10 @@ pub fn assemble(
                     moves.push((point, phase, mv(src, dst, p)));
                 }
                 // A spilled argument's slot holds it from its definition
-                // on: when that slot is the parameter's, it is written.
-                let written = scan.spilled[a] && slot[a] == slot[p];
+                // on: when that slot is the parameter's, it is written. Not
+                // one the branch defines: its slot is written only on the
+                // edges into blocks it is live in.
+                let written = r.def_inst[a] != k && scan.spilled[a] && slot[a] == slot[p];
                 if scan.spilled[p] && src != stack(p) && !written {
                     moves.push((point, phase, mv(src, stack(p), p)));
                 }
