@@ -25,6 +25,7 @@ pub mod move_sets;
 pub mod moves;
 pub mod own_def_args;
 pub mod redundant;
+pub mod slot_cache;
 pub mod slot_layout;
 pub mod spill_everywhere;
 

@@ -74,6 +74,7 @@ pub struct ColoringStats {
     /// Holes within a block turned into a wait in a free register.
     pub excursions: u64,
     pub reloads_from_registers: u64,
+    pub slots_kept_in_loops: u64,
 }
 
 impl Coloring {
@@ -187,6 +188,8 @@ impl Rounds<'_> {
                     let removed = crate::redundant::eliminate(f, &out.allocs, &mut out.edits);
                     stats.redundant_moves_removed = removed.dropped as u64;
                     stats.reloads_from_registers = removed.reloads_from_registers as u64;
+                    stats.slots_kept_in_loops =
+                        crate::slot_cache::cache_in_loops(f, self.env, &mut out) as u64;
                     return Ok(Some((out, *stats)));
                 }
                 assign::Assigned::Spill(victims) => {
@@ -310,6 +313,7 @@ impl Allocator for Coloring {
                 ("redundant_moves_removed", s.redundant_moves_removed),
                 ("reloads_from_registers", s.reloads_from_registers),
                 ("excursions", s.excursions),
+                ("slots_kept_in_loops", s.slots_kept_in_loops),
             ],
         ))
     }
