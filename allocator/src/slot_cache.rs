@@ -11,8 +11,9 @@
 //! copy sits on every edge from outside into any block of the loop. The
 //! register was dead everywhere in the loop, so no value it held is lost;
 //! at the copy (after the predecessor's other moves, just before its branch)
-//! the branch does not read or clobber it, and it is live into none of the
-//! predecessor's successors outside the loop.
+//! the branch does not read or clobber it, and the predecessor has no other
+//! successor (the loop's block it enters has a predecessor in the loop too,
+//! and no edge is critical).
 //!
 //! Loops are taken innermost first, so a copy placed before an inner loop
 //! is itself a reload the loop around it may keep in a register.
@@ -146,13 +147,9 @@ pub fn cache_in_loops(f: &Function, env: &MachineEnv, out: &mut Output) -> usize
             for w in 0..3 {
                 ruled_out[w] |= facts.branch_touches[p.index()][w];
             }
-            for &s in f.block_succs(p) {
-                if !inside(s) {
-                    for w in 0..3 {
-                        ruled_out[w] |= live_in[s.index()][w];
-                    }
-                }
-            }
+            // The block it enters has a predecessor in the loop too, so
+            // with no critical edge the copy's block leads nowhere else.
+            debug_assert_eq!(f.block_succs(p).len(), 1);
             entry_cost += 4.0 * freq(p);
         }
         if !usable {

@@ -69,3 +69,10 @@ fn a_register_read_again_later_keeps_its_move() {
     assert!(got.contains("edit before inst3: p2i -> p0i\n"), "{got}");
     assert!(got.contains("inst4: p0i\n"), "{got}");
 }
+
+#[test]
+fn a_slot_is_kept_only_where_the_copies_cost_less_than_the_reloads() {
+    let (got, kept) = cached("slot_cache/more_entries_than_it_saves");
+    assert_eq!(kept, 0, "{got}");
+    assert!(got.contains("edit before inst6: stack0 -> p0i\n"), "{got}");
+}
