@@ -289,39 +289,45 @@ fn fold(f: &Function, out: &mut Output, e: usize, h: PReg, live_in: &[[u64; 3]])
         return false;
     }
     // From `at`'s own writes on: the first touch of `r` must write it.
-    let writes_r = |i: Inst, out: &Output| {
+    let writes_r = |i: Inst| {
         f.inst_clobbers(i).contains(&r)
             || f.inst_operands(i)
                 .iter()
                 .zip(out.inst_allocs(f, i))
                 .any(|(op, &a)| op.is_def() && reads(a))
     };
-    let mut dead = writes_r(at, out);
+    // The moves from `k` on at points up to `upto`: `Some(true)` at the
+    // first that writes `r`, `Some(false)` at the first that reads it.
+    let moves = |k: &mut usize, upto: ProgPoint| -> Option<bool> {
+        while *k < out.edits.len() && out.edits[*k].0 <= upto {
+            let mv = out.edits[*k].1;
+            if reads(mv.from) || reads(mv.to) {
+                return Some(!reads(mv.from));
+            }
+            *k += 1;
+        }
+        None
+    };
+    let mut dead = writes_r(at);
     let mut i = at;
-    'scan: while !dead {
-        while k < out.edits.len() && out.edits[k].0.inst() == i {
-            if reads(out.edits[k].1.from) {
+    while !dead {
+        if let Some(write) = moves(&mut k, ProgPoint::after(i)) {
+            if !write {
                 return false;
             }
-            if reads(out.edits[k].1.to) {
-                dead = true;
-                break 'scan;
-            }
-            k += 1;
+            dead = true;
+            break;
         }
         if i == f.block_insts(b).last() {
             break;
         }
         i = Inst::new(i.index() + 1);
-        while k < out.edits.len() && out.edits[k].0 == ProgPoint::before(i) {
-            if reads(out.edits[k].1.from) {
+        if let Some(write) = moves(&mut k, ProgPoint::before(i)) {
+            if !write {
                 return false;
             }
-            if reads(out.edits[k].1.to) {
-                dead = true;
-                break 'scan;
-            }
-            k += 1;
+            dead = true;
+            break;
         }
         let uses = f
             .inst_operands(i)
@@ -331,7 +337,7 @@ fn fold(f: &Function, out: &mut Output, e: usize, h: PReg, live_in: &[[u64; 3]])
         if uses {
             return false;
         }
-        dead = writes_r(i, out);
+        dead = writes_r(i);
     }
     let (c, m) = (r.class().index(), 1u64 << r.hw());
     if !dead
