@@ -48,9 +48,9 @@ pub fn cache_in_loops(f: &Function, env: &MachineEnv, out: &mut Output) -> usize
         return 0;
     }
     let nb = f.num_blocks();
-    let facts = BlockFacts::new(f, env, out);
+    let mut facts = BlockFacts::new(f, env, out);
     let mut live_in = facts.live_in(f);
-    let mut touched = facts.touched.clone();
+    let mut touched = std::mem::take(&mut facts.touched);
     let mut extra_head = vec![END; nb];
     // Added reloads: (block, its reload, the next in that block's list).
     let mut extra: Vec<(u32, Reload, u32)> = Vec::new();
@@ -59,15 +59,8 @@ pub fn cache_in_loops(f: &Function, env: &MachineEnv, out: &mut Output) -> usize
 
     // The blocks of each loop, nested loops' included, in one flat list.
     let mut first = vec![0u32; num_loops + 1];
-    for b in 0..nb {
-        let mut l = forest.innermost[b];
-        while l != NO_LOOP {
-            first[l as usize + 1] += 1;
-            l = forest.parent[l as usize];
-        }
-    }
     for l in 0..num_loops {
-        first[l + 1] += first[l];
+        first[l + 1] = first[l] + forest.size[l];
     }
     let mut members = vec![0u32; first[num_loops] as usize];
     let mut fill = first.clone();
@@ -79,6 +72,7 @@ pub fn cache_in_loops(f: &Function, env: &MachineEnv, out: &mut Output) -> usize
             l = forest.parent[l as usize];
         }
     }
+    debug_assert_eq!(fill[..num_loops], first[1..]);
 
     let mut kept = 0;
     let mut folded = vec![false; out.edits.len()];
@@ -89,10 +83,7 @@ pub fn cache_in_loops(f: &Function, env: &MachineEnv, out: &mut Output) -> usize
     for l in (0..num_loops).rev() {
         let blocks = &members[first[l] as usize..first[l + 1] as usize];
         let inside = |b: Block| forest.contains(l as u32, b);
-        if blocks
-            .iter()
-            .any(|&b| b as usize == f.entry_block().index())
-        {
+        if inside(f.entry_block()) {
             continue;
         }
         let mut busy = [0u64; 3];
@@ -105,18 +96,18 @@ pub fn cache_in_loops(f: &Function, env: &MachineEnv, out: &mut Output) -> usize
                 busy[w] |= touched[b as usize][w] | live_in[b as usize][w];
             }
             written.extend_from_slice(facts.written_in(blk));
-            let mut gather = |r: &Reload, edits: &[(ProgPoint, Move)]| {
-                let (_, mv) = edit_at(edits, &added, r.edit);
+            let mut gather = |r: &Reload| {
+                let (_, mv) = edit_at(&out.edits, &added, r.edit);
                 if mv.from == Allocation::Stack(SpillSlot::new(r.slot as usize)) {
                     reads.push((r.slot, r.class, freq(blk), r.edit));
                 }
             };
             for r in facts.reloads_in(blk) {
-                gather(r, &out.edits);
+                gather(r);
             }
             let mut k = extra_head[b as usize];
             while k != END {
-                gather(&extra[k as usize].1, &out.edits);
+                gather(&extra[k as usize].1);
                 k = extra[k as usize].2;
             }
             for &p in f.block_preds(blk) {
@@ -379,10 +370,50 @@ fn edit_at_mut<'a>(
     }
 }
 
-/// What one walk of the output tells about each block: the registers it
-/// reads before writing (`gen`) and writes (`kill`), every register it
-/// names (`touched`), the slot ranges it writes, its reloads, and about its
-/// branch.
+/// The registers a stretch of code reads before writing (`gen`), writes
+/// (`kill`) and names at all (`touched`), one mask per class, gathered
+/// walking it backwards: each event's writes, then its reads.
+#[derive(Clone, Copy, Default)]
+struct RegEffects {
+    gen: [u64; 3],
+    kill: [u64; 3],
+    touched: [u64; 3],
+}
+
+impl RegEffects {
+    fn write(&mut self, r: PReg) {
+        let (c, m) = (r.class().index(), 1u64 << r.hw());
+        self.gen[c] &= !m;
+        self.kill[c] |= m;
+        self.touched[c] |= m;
+    }
+
+    fn read(&mut self, r: PReg) {
+        let (c, m) = (r.class().index(), 1u64 << r.hw());
+        self.gen[c] |= m;
+        self.touched[c] |= m;
+    }
+
+    /// Names `r` without reading or writing it.
+    fn name(&mut self, r: PReg) {
+        self.touched[r.class().index()] |= 1u64 << r.hw();
+    }
+
+    /// `self` for the code just before `later`: both, as one stretch.
+    fn then(self, later: RegEffects) -> RegEffects {
+        let mut all = later;
+        for w in 0..3 {
+            all.gen[w] = self.gen[w] | (later.gen[w] & !self.kill[w]);
+            all.kill[w] |= self.kill[w];
+            all.touched[w] |= self.touched[w];
+        }
+        all
+    }
+}
+
+/// What one walk of the output tells about each block: its register
+/// effects as `gen`, `kill` and `touched` rows, the slot ranges it writes,
+/// its reloads, and about its branch.
 struct BlockFacts {
     gen: Vec<[u64; 3]>,
     kill: Vec<[u64; 3]>,
@@ -421,7 +452,6 @@ impl BlockFacts {
                 None => ((k as u32).saturating_sub(max - 1), k as u32 + max),
             }
         };
-        let bit = |r: PReg| (r.class().index(), 1u64 << r.hw());
         // The edits of each block are one run of the sorted list.
         let mut e = 0;
         for b in f.blocks() {
@@ -430,13 +460,7 @@ impl BlockFacts {
             while e < out.edits.len() && insts.contains(out.edits[e].0.inst()) {
                 e += 1;
             }
-            let (mut gen, mut kill, mut touched) = ([0u64; 3], [0u64; 3], [0u64; 3]);
-            let write = |r: PReg, gen: &mut [u64; 3], kill: &mut [u64; 3]| {
-                let (c, m) = bit(r);
-                gen[c] &= !m;
-                kill[c] |= m;
-            };
-            // Backwards: each event's writes, then its reads.
+            let mut fx = RegEffects::default();
             let mut k = e;
             for i in insts.iter().rev() {
                 for pos_after in [true, false] {
@@ -449,85 +473,59 @@ impl BlockFacts {
                         k -= 1;
                         let mv = out.edits[k].1;
                         match mv.to {
-                            Allocation::Reg(r) => {
-                                write(r, &mut gen, &mut kill);
-                                let (c, m) = bit(r);
-                                touched[c] |= m;
-                            }
+                            Allocation::Reg(r) => fx.write(r),
                             Allocation::Stack(s) => facts.written.push(span(mv.class(), s.index())),
                             Allocation::None => {}
                         }
-                        match mv.from {
-                            Allocation::Reg(r) => {
-                                let (c, m) = bit(r);
-                                gen[c] |= m;
-                                touched[c] |= m;
+                        match (mv.from, mv.to) {
+                            (Allocation::Reg(r), _) => fx.read(r),
+                            (Allocation::Stack(s), Allocation::Reg(r)) => {
+                                facts.reloads.push(Reload {
+                                    edit: k as u32,
+                                    slot: s.index() as u32,
+                                    class: r.class(),
+                                })
                             }
-                            Allocation::Stack(s) => {
-                                if let Allocation::Reg(r) = mv.to {
-                                    facts.reloads.push(Reload {
-                                        edit: k as u32,
-                                        slot: s.index() as u32,
-                                        class: r.class(),
-                                    });
-                                }
-                            }
-                            Allocation::None => {}
+                            _ => {}
                         }
                     }
                     if pos_after {
-                        let (here, writes_slot) = Self::inst_effects(
-                            f,
-                            out,
-                            i,
-                            &mut gen,
-                            &mut kill,
-                            &mut facts.written,
-                            &span,
-                        );
-                        for w in 0..3 {
-                            touched[w] |= here[w];
-                        }
+                        let (here, writes_slot) =
+                            Self::inst_effects(f, out, i, &mut facts.written, &span);
+                        fx = here.then(fx);
                         if i == insts.last() {
-                            facts.branch_touches[b.index()] = here;
+                            facts.branch_touches[b.index()] = here.touched;
                             facts.branch_writes_slot[b.index()] = writes_slot;
                         }
                     }
                 }
             }
-            facts.gen[b.index()] = gen;
-            facts.kill[b.index()] = kill;
-            facts.touched[b.index()] = touched;
+            facts.gen[b.index()] = fx.gen;
+            facts.kill[b.index()] = fx.kill;
+            facts.touched[b.index()] = fx.touched;
             facts.written_at[b.index() + 1] = facts.written.len() as u32;
             facts.reloads_at[b.index() + 1] = facts.reloads.len() as u32;
         }
         facts
     }
 
-    /// Instruction `i`'s own writes (defs, clobbers, `nonalloc` operands)
-    /// then reads, applied backwards to `gen` and `kill`; gives the
-    /// registers it names and whether it writes a slot.
+    /// Instruction `i`'s register effects (its defs, clobbers and
+    /// `nonalloc` operands write, its uses and `nonalloc` operands read),
+    /// and whether it writes a slot (whose range goes to `written`).
     fn inst_effects(
         f: &Function,
         out: &Output,
         i: Inst,
-        gen: &mut [u64; 3],
-        kill: &mut [u64; 3],
         written: &mut Vec<(u32, u32)>,
         span: &impl Fn(Option<RegClass>, usize) -> (u32, u32),
-    ) -> ([u64; 3], bool) {
-        let mut here = [0u64; 3];
+    ) -> (RegEffects, bool) {
+        let mut fx = RegEffects::default();
         let mut writes_slot = false;
         let allocs = out.inst_allocs(f, i);
         let ops = f.inst_operands(i);
         for (op, &a) in ops.iter().zip(allocs) {
             match a {
-                Allocation::Reg(r) if op.is_def() || op.is_nonalloc() => {
-                    let (c, m) = (r.class().index(), 1u64 << r.hw());
-                    gen[c] &= !m;
-                    kill[c] |= m;
-                    here[c] |= m;
-                }
+                Allocation::Reg(r) if op.is_def() || op.is_nonalloc() => fx.write(r),
                 Allocation::Stack(s) if op.is_def() => {
                     written.push(span(Some(op.vreg().class()), s.index()));
                     writes_slot = true;
@@ -536,21 +534,18 @@ impl BlockFacts {
             }
         }
         for &r in f.inst_clobbers(i) {
-            let (c, m) = (r.class().index(), 1u64 << r.hw());
-            gen[c] &= !m;
-            kill[c] |= m;
-            here[c] |= m;
+            fx.write(r);
         }
         for (op, &a) in ops.iter().zip(allocs) {
             if let Allocation::Reg(r) = a {
-                let (c, m) = (r.class().index(), 1u64 << r.hw());
                 if op.is_use() || op.is_nonalloc() {
-                    gen[c] |= m;
+                    fx.read(r);
+                } else {
+                    fx.name(r);
                 }
-                here[c] |= m;
             }
         }
-        (here, writes_slot)
+        (fx, writes_slot)
     }
 
     fn written_in(&self, b: Block) -> &[(u32, u32)] {
