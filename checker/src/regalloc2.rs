@@ -3,10 +3,13 @@
 //! would turn on regalloc2's checker (`regalloc_checker`), on the same
 //! `Function`, `MachineEnv` and `Output`.
 //!
-//! The function is read once through regalloc2's trait into our IR (blocks,
-//! instructions and operands keep their indices, so an error names what
-//! regalloc2 calls them; vregs are numbered densely in their order, as our
-//! IR wants), validated, and checked as any allocation is.
+//! The function is read once through regalloc2's trait into our IR, with
+//! every index kept (blocks, instructions, operands and vregs: an error
+//! names what regalloc2 and the compiler's own dumps call them), validated
+//! with every rule but dense vreg indices
+//! ([`allocator::ir::validate::validate_as_read`]; Cranelift's vregs start
+//! at 192), and checked as any allocation is. [`function`], which makes a
+//! case of it, numbers the vregs densely, as the text format wants.
 //! The output is read as regalloc2's clients read it: moves from a location
 //! to itself, which regalloc2 emits only to relabel a location for debug
 //! info, and edits after a block's last instruction, which its own
@@ -65,8 +68,6 @@ pub struct Ra2Checker {
     /// The last function and output read, whose storage the next reuses.
     func: Function,
     out: Output,
-    /// Scratch of the vreg renumbering.
-    dense: Vec<u32>,
 }
 
 impl Ra2Checker {
@@ -78,12 +79,11 @@ impl Ra2Checker {
         out: &ra2::Output,
     ) -> Result<(), Rejection> {
         let storage = FunctionBuilder::reusing(std::mem::take(&mut self.func));
-        let f = read_function(func, storage, &mut self.dense)
-            .map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        let f = read_function(func, storage).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
         self.func = f;
         let f = &self.func;
         let env = machine(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
-        let invalid = allocator::ir::validate::validate(f, &env);
+        let invalid = allocator::ir::validate::validate_as_read(f, &env);
         if !invalid.is_empty() {
             return Err(Rejection::Unjudgeable(
                 invalid.iter().map(|e| e.message.clone()).collect(),
@@ -173,25 +173,56 @@ fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
     Ok(Operand::new(v, kind, pos, c))
 }
 
-/// `func` in our IR: blocks, instructions and operands keep their
-/// indices; vregs are numbered densely, in their order. `Err` when it
-/// cannot be: its entry is not block 0, its blocks do not hold its
-/// instructions in order, or a vreg is not below `num_vregs`.
+/// `func` as a case of our IR: blocks, instructions and operands keep
+/// their indices; vregs are numbered densely, in their order, as the text
+/// format wants. `Err` when it cannot be: its entry is not block 0, its
+/// blocks do not hold its instructions in order, or a vreg is not below
+/// `num_vregs`.
 pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
     let b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
-    read_function(func, b, &mut Vec::new())
+    let mut f = read_function(func, b)?;
+    number_densely(&mut f);
+    Ok(f)
 }
 
-/// [`function`], built into `b` (which may reuse an earlier function's
-/// storage), with `dense` as scratch. One walk of `func`: the function is
-/// built with regalloc2's vreg numbers, noting each one mentioned, and then
-/// renumbered: each index becomes the number of mentioned indices below it,
-/// so that our IR's vregs are dense from 0 in regalloc2's order (Cranelift's
-/// start at 192, above the indices it once pinned to registers).
+/// `func` in our IR as the entry point reads it: every index kept, vregs
+/// too, so that it may not be a case of the text format (valid by
+/// [`allocator::ir::validate::validate_as_read`]). `Err` as for
+/// [`function`].
+pub fn function_as_read<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
+    let b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
+    read_function(func, b)
+}
+
+/// Renumbers `f`'s vregs so that they are dense from 0 in their order:
+/// each index becomes the number of mentioned indices below it.
+fn number_densely(f: &mut Function) {
+    let n = f.num_vregs();
+    let mut map = vec![0u32; n + 1];
+    let mut mention = |v: VReg| map[v.index() + 1] = 1;
+    for b in f.blocks() {
+        f.block_params(b).iter().for_each(|&v| mention(v));
+    }
+    for i in f.insts() {
+        for op in f.inst_operands(i).iter().filter(|op| !op.is_nonalloc()) {
+            mention(op.vreg());
+        }
+        for t in 0..f.num_targets(i) {
+            f.target(i, t).1.iter().for_each(|&v| mention(v));
+        }
+    }
+    for k in 1..=n {
+        map[k] += map[k - 1];
+    }
+    f.renumber_vregs(&map[..n], map[n] as usize);
+}
+
+/// `func` in our IR, every index kept (vregs too, so that the indices
+/// below its first and between are never mentioned), built into `b`
+/// (which may reuse an earlier function's storage) in one walk of `func`.
 fn read_function<F: ra2::Function + ?Sized>(
     func: &F,
     mut b: FunctionBuilder,
-    dense: &mut Vec<u32>,
 ) -> Result<Function, String> {
     if func.entry_block().index() != 0 {
         return Err(format!(
@@ -200,14 +231,10 @@ fn read_function<F: ra2::Function + ?Sized>(
         ));
     }
     let n = func.num_vregs();
-    dense.clear();
-    dense.resize(n + 1, 0);
-    // Our vreg for regalloc2's `v`, under its own number for now.
-    let mut raw = |v: ra2::VReg| {
+    let raw = |v: ra2::VReg| {
         if v.vreg() >= n {
             return Err(format!("{v:?} is not below num_vregs ({n})"));
         }
-        dense[v.vreg() + 1] = 1;
         Ok(VReg::new(v.vreg(), class(v.class())))
     };
     let mut list = Vec::new();
@@ -263,12 +290,7 @@ fn read_function<F: ra2::Function + ?Sized>(
             func.num_insts()
         ));
     }
-    let mut f = b.finish().map_err(|e| e.to_string())?;
-    for k in 1..=n {
-        dense[k] += dense[k - 1];
-    }
-    f.renumber_vregs(&dense[..n], dense[n] as usize);
-    Ok(f)
+    b.finish().map_err(|e| e.to_string())
 }
 
 /// The machine in our IR: the same register lists, fixed stack locations

@@ -466,3 +466,71 @@ fn vregs_numbered_from_192_as_cranelift_does_read_as_the_same_function() {
     }
     assert!(read_back > 100);
 }
+
+/// `message` with every vreg it names (`v<index><class>`) named `by`
+/// higher.
+fn shift_vreg_names(message: &str, by: usize) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(k) = rest.find('v') {
+        let (before, from) = rest.split_at(k);
+        out.push_str(before);
+        let digits = from[1..].bytes().take_while(u8::is_ascii_digit).count();
+        let starts_word = !out.ends_with(|c: char| c.is_ascii_alphanumeric());
+        let class = from[1 + digits..].chars().next();
+        if starts_word && digits > 0 && matches!(class, Some('i' | 'f' | 'v')) {
+            let index: usize = from[1..1 + digits].parse().unwrap();
+            out.push_str(&format!("v{}", index + by));
+            rest = &from[1 + digits..];
+        } else {
+            out.push('v');
+            rest = &from[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn a_rejection_names_the_vregs_as_cranelift_numbers_them() {
+    assert_eq!(
+        shift_vreg_names("v3i in p3v, not v12f (vreg v)", 192),
+        "v195i in p3v, not v204f (vreg v)"
+    );
+    let (mut rejected, mut renamed) = (0, 0);
+    let mut kept = entry::Ra2Checker::default();
+    for p in allocator::fixtures::ra_files("corpus/real/x86_64") {
+        let case = allocator::fixtures::read_case(&p);
+        let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
+        let shifted = Shifted::new(&adapted);
+        let env = adapt::machine(&case.machine);
+        let theirs = adapt::output(&case.func, case.output.as_ref().unwrap());
+        let Some(wrong) = broken(&case, &theirs) else {
+            continue;
+        };
+        let (Err(Rejection::Wrong(plain)), Err(Rejection::Wrong(numbered))) = (
+            kept.check(&adapted, &env, &wrong),
+            kept.check(&shifted, &env, &wrong),
+        ) else {
+            continue;
+        };
+        let shifted_plain: Vec<_> = plain
+            .iter()
+            .map(|e| (e.kind, e.site, shift_vreg_names(&e.message, SHIFT)))
+            .collect();
+        let as_numbered: Vec<_> = numbered
+            .iter()
+            .map(|e| (e.kind, e.site, e.message.clone()))
+            .collect();
+        assert_eq!(shifted_plain, as_numbered, "{}", p.display());
+        rejected += 1;
+        renamed += usize::from(
+            plain
+                .iter()
+                .zip(&numbered)
+                .any(|(a, b)| a.message != b.message),
+        );
+    }
+    assert!(rejected > 20, "only {rejected} broken allocations rejected");
+    assert_eq!(renamed, rejected, "a rejection that names no vreg");
+}
