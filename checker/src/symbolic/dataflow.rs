@@ -24,11 +24,14 @@ pub(super) const MAX_TRACKED_SLOTS: usize = 1 << 20;
 /// The checker. Keep one and call [`Checker::check`] repeatedly: its buffers
 /// are reused, so a check allocates little beyond its errors.
 ///
-/// While a block runs, its state is its in-state (`ins[cur]`, never copied)
-/// overlaid by the locations the block has written so far (`touched`, their
-/// sets in `cells`): a block of a few instructions writes a few locations
-/// while the state holds every live value, so nothing is done per location
-/// it leaves alone until its out-state is built.
+/// While a block runs, its state is its in-state (never copied) overlaid by
+/// the locations the block has written so far (`touched`, their sets in
+/// `cells`): a block of a few instructions writes a few locations while the
+/// state holds every live value, so nothing is done per location it leaves
+/// alone until its out-state is built. A block entered by one edge that
+/// passes no parameters has its predecessor's out-state as its in-state
+/// (`from`), read where it lies: most blocks of compiled code are such, and
+/// for them no meet is built, copied or compared.
 #[derive(Default)]
 pub struct Checker {
     /// The set of each touched location as a [`Cell`].
@@ -42,10 +45,15 @@ pub struct Checker {
     is_touched: Vec<bool>,
     /// The block running.
     pub(super) cur: usize,
-    /// Per block: the in-state its last run started from and the out-state
-    /// it ended with, meaningful once `reached`.
-    pub(super) ins: Vec<Boundary>,
+    /// Per block: the in-state its last run started from (unless `from`
+    /// names its predecessor) and the out-state it ended with, meaningful
+    /// once `reached`.
+    ins: Vec<Boundary>,
     outs: Vec<Boundary>,
+    /// Per block: the predecessor whose out-state is its in-state, for a
+    /// block other than the entry with one incoming edge and no parameters;
+    /// [`OWN`] for the others, whose in-state is a meet kept in `ins`.
+    from: Vec<u32>,
     pub(super) reached: Vec<bool>,
     /// Scratch boundary states: the meet being built, one edge's
     /// substitution, the out-state being built.
@@ -75,6 +83,8 @@ pub struct Checker {
 /// common case: a def or a copy of one), or [`MULTI`]` | k` for the set
 /// `multi[k]` (a location holding a block argument and its parameter).
 type Cell = u32;
+/// In `from`: the block keeps its own in-state.
+const OWN: u32 = u32::MAX;
 const EMPTY: Cell = u32::MAX;
 const MULTI: Cell = 1 << 31;
 
@@ -180,6 +190,11 @@ impl Checker {
         }
         self.ins.resize(nb, Vec::new());
         self.outs.resize(nb, Vec::new());
+        self.from.clear();
+        self.from.extend(f.blocks().map(|b| match f.block_preds(b) {
+            [p] if b != f.entry_block() && f.block_params(b).is_empty() => p.index() as u32,
+            _ => OWN,
+        }));
         self.reached.clear();
         self.reached.resize(nb, false);
 
@@ -242,16 +257,20 @@ impl Checker {
                 }
                 any = true;
                 let b = rpo[k];
-                self.block_in(f, b);
-                if self.reached[b.index()] && self.ins[b.index()] == self.acc {
-                    continue;
+                // A block entered by one edge is pending only when its
+                // predecessor's out-state, its in-state, changed.
+                if self.from[b.index()] == OWN {
+                    self.block_in(f, b);
+                    if self.reached[b.index()] && self.ins[b.index()] == self.acc {
+                        continue;
+                    }
+                    // Copied, not swapped: each block's state keeps its own
+                    // storage from run to run and check to check, so a state
+                    // costs a copy, not an allocation.
+                    let ins = &mut self.ins[b.index()];
+                    ins.clear();
+                    ins.extend_from_slice(&self.acc);
                 }
-                // Copied, not swapped: each block's state keeps its own
-                // storage from run to run and check to check, so a state
-                // costs a copy, not an allocation.
-                let ins = &mut self.ins[b.index()];
-                ins.clear();
-                ins.extend_from_slice(&self.acc);
                 self.cur = b.index();
                 run_errs.clear();
                 self.run_block(&ctx, b, &mut run_errs, &mut Quiet);
@@ -316,10 +335,25 @@ impl Checker {
         }
     }
 
-    /// The in-state's pairs of location `l`.
+    /// The in-state of block `b`, once it has run.
     #[inline]
-    fn base(ins: &[Boundary], cur: usize, l: u32) -> &[u64] {
-        let base = &ins[cur];
+    pub(super) fn in_state(&self, b: usize) -> &[u64] {
+        Self::in_of(&self.ins, &self.outs, &self.from, b)
+    }
+
+    /// [`Checker::in_state`] over the fields it reads, for callers that
+    /// hold others mutably.
+    #[inline]
+    fn in_of<'a>(ins: &'a [Boundary], outs: &'a [Boundary], from: &[u32], b: usize) -> &'a [u64] {
+        match from[b] {
+            OWN => &ins[b],
+            p => &outs[p as usize],
+        }
+    }
+
+    /// The pairs of location `l` in `base`.
+    #[inline]
+    fn pairs_of(base: &[u64], l: u32) -> &[u64] {
         let lo = base.partition_point(|&x| x < pair(l, 0));
         let mut hi = lo;
         while hi < base.len() && pair_loc(base[hi]) == l {
@@ -348,7 +382,7 @@ impl Checker {
                 c => c == v,
             }
         } else {
-            self.ins[self.cur].binary_search(&pair(l, v)).is_ok()
+            self.in_state(self.cur).binary_search(&pair(l, v)).is_ok()
         }
     }
 
@@ -357,7 +391,7 @@ impl Checker {
         if self.is_touched[l as usize] {
             Self::cell_vregs(&self.multi, &self.cells[l as usize]).into()
         } else {
-            Self::base(&self.ins, self.cur, l)
+            Self::pairs_of(self.in_state(self.cur), l)
                 .iter()
                 .map(|&x| pair_vreg(x))
                 .collect()
@@ -413,13 +447,15 @@ impl Checker {
             multi,
             touched,
             ins,
+            outs,
+            from,
             cur,
             marks,
             next_out,
             ..
         } = self;
         touched.sort_unstable();
-        let base = &ins[*cur];
+        let base = Self::in_of(ins, outs, from, *cur);
         let extra: usize = touched
             .iter()
             .map(|&l| Self::cell_vregs(multi, &cells[l as usize]).len())
@@ -460,7 +496,8 @@ impl Checker {
         let cell = if self.is_touched[from as usize] {
             self.cells[from as usize]
         } else {
-            match Self::base(&self.ins, self.cur, from) {
+            let base = Self::in_of(&self.ins, &self.outs, &self.from, self.cur);
+            match Self::pairs_of(base, from) {
                 [] => EMPTY,
                 [x] => pair_vreg(*x),
                 xs => {
@@ -487,7 +524,7 @@ impl Checker {
     fn def(&mut self, v: u32, l: u32) {
         debug_assert!(
             self.touched.iter().all(|&x| x == l || !self.holds(x, v))
-                && self.ins[self.cur].iter().all(|&x| pair_vreg(x) != v
+                && self.in_state(self.cur).iter().all(|&x| pair_vreg(x) != v
                     || pair_loc(x) == l
                     || self.is_touched[pair_loc(x) as usize]),
             "v{v} is already somewhere at its definition"

@@ -101,7 +101,7 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
             continue;
         }
         let mut locs: State = Vec::new();
-        for &p in &c.ins[b.index()] {
+        for &p in c.in_state(b.index()) {
             let l = location(pair_loc(p));
             let v = vreg(&class, pair_vreg(p));
             match locs.last_mut() {
