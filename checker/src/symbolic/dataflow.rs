@@ -426,6 +426,21 @@ impl Checker {
         }
     }
 
+    /// The lowest vreg location `l` holds now, if any: all its vregs hold
+    /// one value, so they share its class.
+    #[inline]
+    fn first_vreg(&self, l: u32) -> Option<u32> {
+        if self.is_touched[l as usize] {
+            Self::cell_vregs(&self.multi, &self.cells[l as usize])
+                .first()
+                .copied()
+        } else {
+            Self::pairs_of(self.in_state(self.cur), l)
+                .first()
+                .map(|&x| pair_vreg(x))
+        }
+    }
+
     /// The set location `l` holds now (for messages).
     fn set_of(&self, l: u32) -> VSet {
         if self.is_touched[l as usize] {
@@ -672,7 +687,7 @@ impl Checker {
             if j == k {
                 continue;
             }
-            let Some(&v) = self.set_of(lj).first() else {
+            let Some(v) = self.first_vreg(lj) else {
                 continue;
             };
             let theirs = c.slots.span(c.vclass[v as usize], j);
