@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/real-code.md's yardstick, regenerated: per program and target of a
-# capture, every allocator and our symbolic checker against regalloc2's ion,
+# capture, every allocator and our symbolic checker (beside regalloc2's own, the
+# peer a Cranelift user has) against regalloc2's ion,
 # timed in one run per target (the release profile `cargo bench` uses), ion as
 # Cranelift runs it: multiples of ion's time and loop-weighted cost, each one's
 # worst single function against ion's time, and the largest heap each holds at
@@ -70,7 +71,7 @@ function mb(b) { return sprintf("%.1f", b / 1e6) }
     worst[key, $3] = $8; at[key, $3] = $9
 }
 END {
-    print "| target, program | `linear_scan` | `backtracking` | `coloring` | `fastalloc` | `regalloc_rs_bt` | checker |"
+    print "| target, program | `linear_scan` | `backtracking` | `coloring` | `fastalloc` | `regalloc_rs_bt` | checker (regalloc2's) |"
     print "|---|---|---|---|---|---|---|"
     for (i = 1; i <= n; i++) {
         k = order[i]
@@ -80,7 +81,7 @@ END {
             x(time[k, "coloring"], 1.5), x(cost[k, "coloring"], 0.7),
             x(time[k, "regalloc2_fastalloc"], 0), x(cost[k, "regalloc2_fastalloc"], 0),
             x(time[k, "regalloc_rs_bt"], 0), x(cost[k, "regalloc_rs_bt"], 0),
-            x3(time[k, "checker"], 0.1)
+            x3(time[k, "checker"], 0.1) " (" x(time[k, "regalloc2_checker"], 0) ")"
     }
     print ""
     print "| target, program | worst function, `linear_scan` | `backtracking` | `coloring` | peak heap, ion (MB) | `linear_scan` | `backtracking` | `coloring` | checker |"

@@ -387,9 +387,11 @@ fn versus_ion(
 /// as a compiler runs them: the checker through its entry point over
 /// regalloc2's types (`checker::regalloc2`: reading the function into our
 /// IR, validating it, checking), kept across functions; rounds alternate,
-/// best of 9 each. Also the check alone, on our IR. Its peak heap is a
-/// fresh checker's, per function.
-fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
+/// best of 9 each. Also the check alone, on our IR, and the peer a
+/// Cranelift user has today: regalloc2's own checker (what its
+/// `regalloc_checker` setting runs) on the same allocations, best of 3, as
+/// it is the slowest. Its peak heap is a fresh checker's, per function.
+fn checker_versus_ion(fair: &IonAsCranelift) -> Option<(Versus, Versus)> {
     let (sel, outs): (Vec<usize>, Vec<ra2::Output>) = (0..fair.cases.len())
         .filter_map(|k| fair.output(k).map(|o| (k, o)))
         .unzip();
@@ -405,7 +407,7 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
     let mut entry = checker::regalloc2::Ra2Checker::default();
     let mut core = checker::Checker::default();
     let (mut te, mut tc, mut ti) = (f64::MAX, f64::MAX, f64::MAX);
-    let (mut tr, mut tv) = (f64::MAX, f64::MAX);
+    let (mut tr, mut tv, mut tp) = (f64::MAX, f64::MAX, f64::MAX);
     let per_inst = |t: Instant| t.elapsed().as_nanos() as f64 / insts.max(1) as f64;
     for _ in 0..sized(9) {
         let t = Instant::now();
@@ -443,6 +445,19 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
         tv = tv.min(per_inst(t));
         ti = ti.min(fair.round(&sel));
     }
+    for _ in 0..sized(3) {
+        let t = Instant::now();
+        for (&k, out) in sel.iter().zip(&outs) {
+            let (f, env) = &fair.prepared[k];
+            let mut peer = ra2::checker::Checker::new(f, env);
+            peer.prepare(out);
+            assert!(
+                peer.run().is_ok(),
+                "regalloc2's checker rejects ion's allocation"
+            );
+        }
+        tp = tp.min(per_inst(t));
+    }
     let peak_checker = sel
         .iter()
         .zip(&outs)
@@ -459,16 +474,23 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<Versus> {
         peak: (peak_checker, peak_ion),
         worst: None,
     };
+    let peer = Versus {
+        time: tp / ti,
+        cost: f64::NAN,
+        peak: (0, 0),
+        worst: None,
+    };
     println!(
-        "  checker on ion's allocations vs ion: time {:.3}x ({te:.0} / {ti:.0} ns/inst; the check alone on our IR {:.3}x, {tc:.0}; reading {:.3}x, {tr:.0}; validating {:.3}x, {tv:.0}), peak heap {:.1} / {:.1} MB",
+        "  checker on ion's allocations vs ion: time {:.3}x ({te:.0} / {ti:.0} ns/inst; the check alone on our IR {:.3}x, {tc:.0}; reading {:.3}x, {tr:.0}; validating {:.3}x, {tv:.0}; regalloc2's checker {:.3}x, {tp:.0}), peak heap {:.1} / {:.1} MB",
         v.time,
         tc / ti,
         tr / ti,
         tv / ti,
+        tp / ti,
         mb(v.peak.0),
         mb(v.peak.1)
     );
-    Some(v)
+    Some((v, peer))
 }
 
 /// Real code: the `.ra` cases of `dir` (a capture's `<target>/ion`, or the
@@ -532,8 +554,9 @@ fn real_code(dir: &str, all: &[&dyn Allocator], ion: &dyn Allocator) {
                 rows.push((a.name(), v));
             }
         }
-        if let Some(v) = only("checker").then(|| checker_versus_ion(&fair)).flatten() {
+        if let Some((v, peer)) = only("checker").then(|| checker_versus_ion(&fair)).flatten() {
             rows.push(("checker", v));
+            rows.push(("regalloc2_checker", peer));
         }
         for a in all
             .iter()
