@@ -217,9 +217,9 @@ fn number_densely(f: &mut Function) {
     f.renumber_vregs(&map[..n], map[n] as usize);
 }
 
-/// `func` in our IR, every index kept (vregs too, so that the indices
-/// below its first and between are never mentioned), built into `b`
-/// (which may reuse an earlier function's storage) in one walk of `func`.
+/// `func` in our IR with every index kept, vregs too (so that some indices
+/// may be mentioned nowhere), built into `b` (which may reuse an earlier
+/// function's storage) in one walk of `func`.
 fn read_function<F: ra2::Function + ?Sized>(
     func: &F,
     mut b: FunctionBuilder,

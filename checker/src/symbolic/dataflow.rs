@@ -29,6 +29,9 @@ pub(super) const MAX_TRACKED_SLOTS: usize = 1 << 20;
 /// on rows; between, the two are within 1%.
 const ROW_WORDS_PER_INST: usize = 8;
 
+/// In [`Checker`]'s `from`: the block keeps its own in-state.
+const OWN: u32 = u32::MAX;
+
 /// The checker. Keep one and call [`Checker::check`] repeatedly: its buffers
 /// are reused, so a check allocates little beyond its errors.
 ///
@@ -91,8 +94,6 @@ pub struct Checker {
 /// common case: a def or a copy of one), or [`MULTI`]` | k` for the set
 /// `multi[k]` (a location holding a block argument and its parameter).
 type Cell = u32;
-/// In `from`: the block keeps its own in-state.
-const OWN: u32 = u32::MAX;
 const EMPTY: Cell = u32::MAX;
 const MULTI: Cell = 1 << 31;
 
