@@ -47,13 +47,16 @@ pub(super) fn keep_marked(src: &[u64], marks: &[u64], dst: &mut [u64], mut w: us
 /// take), one for its parameters, and per vreg the first position it is
 /// passed at, chained to the next, so that a pair of an argument finds its
 /// parameters without a search (Go's switches pass dozens of values to
-/// blocks with hundreds of predecessors).
+/// blocks with hundreds of predecessors). Besides, for
+/// [`retain_substituted`], each parameter's position among the parameters
+/// of the block whose in-state is being met ([`EdgeScratch::bind_params`]).
 #[derive(Default)]
 pub(super) struct EdgeScratch {
     marks: Vec<u64>,
     params: Vec<u64>,
     first: Vec<u32>,
     next: Vec<u32>,
+    param_at: Vec<u32>,
 }
 
 const NO_ARG: u32 = u32::MAX;
@@ -65,8 +68,25 @@ impl EdgeScratch {
             m.clear();
             m.resize(dense::words(num_vregs), 0);
         }
-        self.first.clear();
-        self.first.resize(num_vregs, NO_ARG);
+        for v in [&mut self.first, &mut self.param_at] {
+            v.clear();
+            v.resize(num_vregs, NO_ARG);
+        }
+    }
+
+    /// Notes the position of each of a block's parameters, for
+    /// [`retain_substituted`] on the edges into it.
+    pub(super) fn bind_params(&mut self, params: &[VReg]) {
+        for (k, p) in params.iter().enumerate() {
+            self.param_at[p.index()] = k as u32;
+        }
+    }
+
+    /// Forgets what [`EdgeScratch::bind_params`] noted.
+    pub(super) fn unbind_params(&mut self, params: &[VReg]) {
+        for p in params {
+            self.param_at[p.index()] = NO_ARG;
+        }
     }
 }
 
@@ -86,6 +106,7 @@ pub(super) fn substitute(
         params: param_marks,
         first,
         next,
+        ..
     } = scratch;
     next.clear();
     next.resize(args.len(), NO_ARG);
@@ -136,6 +157,29 @@ pub(super) fn substitute(
         dense::remove(marks, p.index());
         dense::remove(param_marks, p.index());
     }
+}
+
+/// Keeps in `acc` the pairs that `out` passed through an edge's
+/// substitution holds (what [`intersect`] of `acc` with [`substitute`]'s
+/// result keeps) by one search of `out` per pair of `acc`: a pair of
+/// parameter `p_k` is held where `out` holds argument `a_k` in the same
+/// location, a pair of any other vreg where `out` holds that pair. `scratch`
+/// must have the target block's parameters bound
+/// ([`EdgeScratch::bind_params`]); `args` are the edge's.
+pub(super) fn retain_substituted(
+    acc: &mut Boundary,
+    out: &[u64],
+    args: &[VReg],
+    scratch: &EdgeScratch,
+) {
+    acc.retain(|&x| {
+        let (l, v) = (pair_loc(x), pair_vreg(x));
+        let held = match scratch.param_at[v as usize] {
+            NO_ARG => v,
+            k => args[k as usize].index() as u32,
+        };
+        out.binary_search(&pair(l, held)).is_ok()
+    });
 }
 
 /// Keeps in `acc` the pairs also in `other` (both sorted): the meet.
@@ -209,7 +253,47 @@ mod tests {
     }
 
     fn is_clear(s: &EdgeScratch) -> bool {
-        s.marks.iter().chain(&s.params).all(|&w| w == 0) && s.first.iter().all(|&k| k == NO_ARG)
+        s.marks.iter().chain(&s.params).all(|&w| w == 0)
+            && s.first.iter().chain(&s.param_at).all(|&k| k == NO_ARG)
+    }
+
+    /// The search keeps what the meet with the substitution keeps, on
+    /// every pair a state of these locations and vregs can hold: the
+    /// edges of the substitution test, a value passed to two parameters,
+    /// one of them its own, and no parameters.
+    #[test]
+    fn searching_the_state_keeps_what_the_meet_with_its_substitution_keeps() {
+        let out = vec![
+            pair(1, 3),
+            pair(1, 5),
+            pair(1, 7),
+            pair(1, 9),
+            pair(2, 5),
+            pair(3, 9),
+        ];
+        let every: Vec<u64> = (0..4)
+            .flat_map(|l| [2, 3, 5, 7, 8, 9].map(|x| pair(l, x)))
+            .collect();
+        let edges: [(&[VReg], &[VReg]); 3] = [
+            (&[v(2), v(7)], &[v(9), v(5)]),
+            (&[v(3), v(8)], &[v(3), v(3)]),
+            (&[], &[]),
+        ];
+        let mut scratch = EdgeScratch::default();
+        scratch.reset(10);
+        for (params, args) in edges {
+            let mut edge = Vec::new();
+            substitute(&out, params, args, &mut scratch, &mut edge);
+            let mut met = every.clone();
+            intersect(&mut met, &edge);
+            let mut searched = every.clone();
+            scratch.bind_params(params);
+            retain_substituted(&mut searched, &out, args, &scratch);
+            scratch.unbind_params(params);
+            assert_eq!(searched, met, "{params:?} <- {args:?}");
+            assert!(!met.is_empty());
+            assert!(is_clear(&scratch), "the scratch is clear again");
+        }
     }
 
     #[test]

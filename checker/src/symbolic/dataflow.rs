@@ -29,6 +29,13 @@ pub(super) const MAX_TRACKED_SLOTS: usize = 1 << 20;
 /// on rows; between, the two are within 1%.
 const ROW_WORDS_PER_INST: usize = 8;
 
+/// A meet searches the state it meets per pair of its own, rather than
+/// substituting and passing over all of it, once that state has more than
+/// this many times its pairs. At 2, esbuild's largest functions check in
+/// 3.6% fewer machine instructions and 12% less time; at 16, 0.1% fewer;
+/// SQLite's are unchanged at either.
+const SEARCH_RATIO: usize = 2;
+
 /// In [`Checker`]'s `from`: the block keeps its own in-state.
 const OWN: u32 = u32::MAX;
 
@@ -352,6 +359,7 @@ impl Checker {
         acc.clear();
         let mut first = b != f.entry_block();
         let params = f.block_params(b);
+        edge_scratch.bind_params(params);
         for &p in f.block_preds(b) {
             if !reached[p.index()] {
                 continue;
@@ -359,12 +367,26 @@ impl Checker {
             if !first && acc.is_empty() {
                 break;
             }
+            let out = &outs[p.index()];
+            let args = match params {
+                [] => &[][..],
+                _ => {
+                    let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
+                    f.branch_args(p, k)
+                }
+            };
+            // Once the meet is far smaller than the state it meets (a join
+            // of hundreds of predecessors keeps what all of them share), a
+            // search of that state per pair of the meet is cheaper than a
+            // pass over all of it.
+            if !first && acc.len() * SEARCH_RATIO < out.len() {
+                retain_substituted(acc, out, args, edge_scratch);
+                continue;
+            }
             let from: &[u64] = if params.is_empty() {
-                &outs[p.index()]
+                out
             } else {
-                let k = f.block_succs(p).iter().position(|&s| s == b).unwrap_or(0);
-                let args = f.branch_args(p, k);
-                substitute(&outs[p.index()], params, args, edge_scratch, edge);
+                substitute(out, params, args, edge_scratch, edge);
                 edge
             };
             if first {
@@ -374,6 +396,7 @@ impl Checker {
                 intersect(acc, from);
             }
         }
+        edge_scratch.unbind_params(params);
     }
 
     /// The in-state of block `b`, once it has run.
