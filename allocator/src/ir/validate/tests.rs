@@ -1,0 +1,127 @@
+use super::*;
+use crate::ir::function::FunctionBuilder;
+use crate::ir::operand::Operand;
+
+fn messages(f: &Function) -> Vec<String> {
+    validate(f, &MachineEnv::simple(2))
+        .into_iter()
+        .map(|e| e.to_string())
+        .collect()
+}
+
+/// Rules the text format cannot break (its parser refuses the input),
+/// but a program building functions can.
+#[test]
+fn builder_only_terminator_rules() {
+    // A branch without targets, and a ret with one.
+    let mut b = FunctionBuilder::new();
+    b.block(&[]);
+    b.inst(Opcode::Branch, &[], &[], &[]);
+    b.block(&[]);
+    b.inst(Opcode::Ret, &[], &[], &[(Block(1), &[])]);
+    let f = b.finish().unwrap();
+    let m = messages(&f);
+    assert!(
+        m.contains(&"inst0 is a branch without targets".to_string()),
+        "{m:?}"
+    );
+    assert!(
+        m.contains(&"inst1 is a ret with targets (only a branch has targets)".to_string()),
+        "{m:?}"
+    );
+    assert!(
+        m.contains(&"block1 is not reachable from block0".to_string()),
+        "{m:?}"
+    );
+}
+
+/// A function read from a compiler keeps its vreg numbers: gaps are
+/// no error there, and every other rule still holds.
+#[test]
+fn a_function_as_read_may_leave_vreg_indices_unused() {
+    let any = crate::OperandConstraint::Any;
+    let read = |uses: u32| {
+        let (v, w) = (
+            VReg::new(192, RegClass::Int),
+            VReg::new(uses as usize, RegClass::Int),
+        );
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        b.inst(Opcode::Op, &[Operand::def(v, any)], &[], &[]);
+        b.inst(Opcode::Ret, &[Operand::use_(w, any)], &[], &[]);
+        b.finish().unwrap()
+    };
+    let env = MachineEnv::simple(2);
+    let dense: Vec<_> = validate(&read(192), &env)
+        .into_iter()
+        .map(|e| e.message)
+        .collect();
+    assert_eq!(
+        dense,
+        ["vregs 0 to 191 are never defined (vreg indices must be dense from 0)"]
+    );
+    assert_eq!(validate_as_read(&read(192), &env), []);
+    let undefined: Vec<_> = validate_as_read(&read(193), &env)
+        .into_iter()
+        .map(|e| e.message)
+        .collect();
+    assert_eq!(undefined, ["v193i is used but never defined"]);
+}
+
+#[test]
+fn a_branch_in_the_middle_of_a_block_is_not_an_edge() {
+    // inst0 branches mid-block to block1 and block2; only the
+    // terminator's targets are edges, so the critical edge reported is
+    // the terminator's (block1 has two predecessors), not inst0's.
+    let mut b = FunctionBuilder::new();
+    b.block(&[]);
+    b.inst(
+        Opcode::Branch,
+        &[],
+        &[],
+        &[(Block(1), &[]), (Block(2), &[])],
+    );
+    b.inst(
+        Opcode::Branch,
+        &[],
+        &[],
+        &[(Block(1), &[]), (Block(2), &[])],
+    );
+    b.block(&[]);
+    b.inst(Opcode::Ret, &[], &[], &[]);
+    b.block(&[]);
+    b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[])]);
+    let f = b.finish().unwrap();
+    let errs = validate(&f, &MachineEnv::simple(2));
+    let sites: Vec<Site> = errs.iter().map(|e| e.site).collect();
+    assert_eq!(
+        sites,
+        vec![Site::Inst(crate::Inst(0)), Site::Target(crate::Inst(1), 0)],
+        "{errs:?}"
+    );
+    assert_eq!(
+        errs[0].message,
+        "inst0 is a branch but not the last instruction of block0"
+    );
+    assert!(errs[1]
+        .message
+        .starts_with("the edge block0 -> block1 is critical"));
+}
+
+#[test]
+fn errors_display_as_their_message() {
+    let mut b = FunctionBuilder::new();
+    b.block(&[]);
+    let v = crate::VReg::new(0, crate::RegClass::Int);
+    b.inst(
+        Opcode::Ret,
+        &[Operand::use_(v, crate::OperandConstraint::Any)],
+        &[],
+        &[],
+    );
+    let f = b.finish().unwrap();
+    let errs = validate(&f, &MachineEnv::simple(1));
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].to_string(), "v0i is used but never defined");
+    assert_eq!(errs[0].site, Site::Operand(crate::Inst(0), 0));
+}
