@@ -21,7 +21,7 @@ use crate::analysis::bitset::dense;
 use crate::analysis::cfg::effective_preds;
 use crate::analysis::domtree::DomTree;
 use crate::ir::function::{Function, Opcode};
-use crate::ir::index::{Block, Inst, PRegSet, RegClass, VReg};
+use crate::ir::index::{Block, Inst, PReg, PRegSet, RegClass, VReg};
 use crate::ir::machine::{MachineEnv, PRegRole};
 use crate::ir::operand::{OperandConstraint, OperandPos};
 use std::fmt;
@@ -90,6 +90,31 @@ pub fn validate_as_read(f: &Function, env: &MachineEnv) -> Vec<ValidationError> 
     validate_numbered(f, env, Numbering::AsRead)
 }
 
+/// The function's rules of [`validate_as_read`] but two, for a caller
+/// that has validated the machine ([`validate_machine`]) and proves the two
+/// from facts of its own at less cost than a dominator tree: every block
+/// reachable from the entry, and every use dominated by its definition.
+/// Given the other rules (one definition per vreg), the two hold exactly
+/// when a postorder from the entry holds every block and no vreg is live
+/// into the entry: a use that a path from the entry reaches without passing
+/// the definition makes its vreg live there, and only such a use does. The
+/// symbolic checker, which computes both, proves them so for its entry
+/// point over regalloc2's types.
+pub fn validate_read_function_but_dominance(
+    f: &Function,
+    env: &MachineEnv,
+) -> Vec<ValidationError> {
+    let mut errs = Vec::new();
+    validate_function(
+        f,
+        env,
+        Numbering::AsRead,
+        Dominance::LeftToCaller,
+        &mut errs,
+    );
+    errs
+}
+
 /// Whether vreg indices must be dense from 0.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Numbering {
@@ -97,38 +122,100 @@ enum Numbering {
     AsRead,
 }
 
+/// Whether reachability and dominance are checked here or by the caller.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dominance {
+    Checked,
+    LeftToCaller,
+}
+
 fn validate_numbered(f: &Function, env: &MachineEnv, numbering: Numbering) -> Vec<ValidationError> {
     let mut errs = validate_machine(env);
-    check_classes_used(f, env, &mut errs);
-    validate_function(f, env, numbering, &mut errs);
+    validate_function(f, env, numbering, Dominance::Checked, &mut errs);
     errs
 }
 
 /// A class with no allocatable register (a machine that keeps vectors in
 /// its float registers, as Cranelift's x86-64 and aarch64 backends do) is
-/// valid as long as the function has no value of that class.
-fn check_classes_used(f: &Function, env: &MachineEnv, errs: &mut Vec<ValidationError>) {
-    let mut first: [Option<VReg>; 3] = [None; 3];
-    let mut note = |v: VReg| {
-        first[v.class().index()].get_or_insert(v);
-    };
-    for b in f.blocks() {
-        f.block_params(b).iter().copied().for_each(&mut note);
+/// valid as long as the function has no value of that class: the first
+/// vreg of each class, noted during the walk (a parameter before any
+/// operand, so that the message names what a reader of the case meets
+/// first in the block headers).
+#[derive(Default)]
+struct ClassesUsed {
+    first_param: [Option<VReg>; 3],
+    first_operand: [Option<VReg>; 3],
+}
+
+impl ClassesUsed {
+    fn param(&mut self, v: VReg) {
+        self.first_param[v.class().index()].get_or_insert(v);
     }
-    for i in f.insts() {
-        f.inst_operands(i)
-            .iter()
-            .filter(|o| !o.is_nonalloc())
-            .for_each(|o| note(o.vreg()));
+
+    fn operand(&mut self, v: VReg) {
+        self.first_operand[v.class().index()].get_or_insert(v);
     }
-    for class in RegClass::ALL {
-        if let (Some(v), 0) = (first[class.index()], env.num_allocatable(class)) {
-            errs.push(err(
-                Site::MachineClass(class),
-                format!(
-                    "class {class} has no allocatable register (preferred and nonpreferred are both empty), but the function has {v}"
-                ),
-            ));
+
+    fn report(&self, env: &MachineEnv, errs: &mut Vec<ValidationError>) {
+        for class in RegClass::ALL {
+            let c = class.index();
+            let first = self.first_param[c].or(self.first_operand[c]);
+            if let (Some(v), 0) = (first, env.num_allocatable(class)) {
+                errs.push(err(
+                    Site::MachineClass(class),
+                    format!(
+                        "class {class} has no allocatable register (preferred and nonpreferred are both empty), but the function has {v}"
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// What the operand rules ask of the machine, found once per validation
+/// instead of by a scan of its lists at every operand.
+struct MachineFacts {
+    /// Registers whose role is not [`PRegRole::NonAllocatable`].
+    listed: PRegSet,
+    /// Registers whose role is [`PRegRole::Scratch`].
+    scratch: PRegSet,
+    /// Per class, the lowest hardware number of an allocatable register
+    /// (`usize::MAX` when there is none).
+    lowest_allocatable: [usize; 3],
+}
+
+impl MachineFacts {
+    fn new(env: &MachineEnv) -> MachineFacts {
+        // The order `MachineEnv::role` asks in: a register on an
+        // allocatable list is not the scratch even if also named so.
+        let (mut listed, mut scratch) = (PRegSet::empty(), PRegSet::empty());
+        for class in RegClass::ALL {
+            let c = class.index();
+            let own = |r: &PReg| r.class() == class;
+            env.allocatable(class)
+                .filter(own)
+                .for_each(|r| listed.insert(r));
+            if let Some(r) = env.scratch[c].filter(|r| r.class() == class) {
+                if !listed.contains(r) {
+                    scratch.insert(r);
+                }
+                listed.insert(r);
+            }
+            env.fixed_stack[c]
+                .iter()
+                .copied()
+                .filter(own)
+                .for_each(|r| listed.insert(r));
+        }
+        MachineFacts {
+            listed,
+            scratch,
+            lowest_allocatable: RegClass::ALL.map(|c| {
+                env.allocatable(c)
+                    .map(|r| r.hw())
+                    .min()
+                    .unwrap_or(usize::MAX)
+            }),
         }
     }
 }
@@ -237,179 +324,185 @@ impl DefTable {
     }
 }
 
+/// The function's rules in two walks over its blocks: every rule but
+/// dominance in the first, which also records each vreg's definition;
+/// every use against that record in the second. Each rule's errors are
+/// kept apart and reported rule by rule, each in program order.
 fn validate_function(
     f: &Function,
     env: &MachineEnv,
     numbering: Numbering,
+    dominance: Dominance,
     errs: &mut Vec<ValidationError>,
 ) {
-    if f.num_blocks() == 0 {
-        errs.push(err(Site::Function, "the function has no blocks".into()));
-        return;
-    }
-    check_blocks(f, errs);
-    let dom = DomTree::new(f);
-    for b in f.blocks() {
-        if !dom.is_reachable(b) {
-            errs.push(err(
-                Site::Block(b),
-                format!("{b} is not reachable from block0"),
-            ));
-        }
-    }
-    check_edges(f, errs);
-    check_ssa(f, &dom, numbering, errs);
-    for i in f.insts() {
-        check_operands(f, env, i, errs);
-    }
-}
-
-/// Terminators: every block non-empty and ending with exactly one `branch`
-/// or `ret`; targets only on branches; the entry takes no parameters.
-fn check_blocks(f: &Function, errs: &mut Vec<ValidationError>) {
-    if !f.block_params(Block(0)).is_empty() {
-        errs.push(err(
-            Site::BlockParam(Block(0), 0),
-            "block0 is the entry and cannot have parameters".into(),
-        ));
-    }
-    for b in f.blocks() {
-        let insts = f.block_insts(b);
-        if insts.is_empty() {
-            errs.push(err(
-                Site::Block(b),
-                format!("{b} has no instructions (a block ends with a branch or ret)"),
-            ));
-            continue;
-        }
-        for i in insts.iter() {
-            let op = f.opcode(i);
-            if i == insts.last() {
-                if !op.is_terminator() {
-                    errs.push(err(
-                        Site::Inst(i),
-                        format!(
-                            "{b} does not end with a branch or ret ({i} is its last instruction)"
-                        ),
-                    ));
-                }
-            } else if op.is_terminator() {
-                errs.push(err(
-                    Site::Inst(i),
-                    format!("{i} is a {op} but not the last instruction of {b}"),
-                ));
-            }
-            match (op, f.num_targets(i)) {
-                (Opcode::Branch, 0) => errs.push(err(
-                    Site::Inst(i),
-                    format!("{i} is a branch without targets"),
-                )),
-                (Opcode::Op | Opcode::Ret, n) if n > 0 => errs.push(err(
-                    Site::Inst(i),
-                    format!("{i} is a {op} with targets (only a branch has targets)"),
-                )),
-                _ => {}
-            }
-        }
-    }
-}
-
-/// Critical edges, and arguments that do not fit the target's parameters.
-fn check_edges(f: &Function, errs: &mut Vec<ValidationError>) {
-    for i in f.insts() {
-        let nt = f.num_targets(i);
-        let b = f.block_of(i);
-        for t in 0..nt {
-            let (to, args) = f.target(i, t);
-            let is_block_end = f.block_insts(b).last() == i && f.is_branch(i);
-            if is_block_end && nt > 1 && effective_preds(f, to) > 1 {
-                let entry = if to == f.entry_block() {
-                    ", counting the function's entry"
-                } else {
-                    ""
-                };
-                errs.push(err(
-                    Site::Target(i, t),
-                    format!(
-                        "the edge {b} -> {to} is critical: {b} has {nt} successors and {to} has {} predecessors{entry} (split the edge with a block of its own)",
-                        effective_preds(f, to)
-                    ),
-                ));
-            }
-            let params = f.block_params(to);
-            if params.len() != args.len() {
-                errs.push(err(
-                    Site::Target(i, t),
-                    format!(
-                        "{to} has {} parameter{} but is passed {} argument{}",
-                        params.len(),
-                        if params.len() == 1 { "" } else { "s" },
-                        args.len(),
-                        if args.len() == 1 { "" } else { "s" },
-                    ),
-                ));
-                continue;
-            }
-            for (k, (a, p)) in args.iter().zip(params).enumerate() {
-                if a.class() != p.class() {
-                    errs.push(err(
-                        Site::BranchArg(i, t, k),
-                        format!(
-                            "argument {a} is of class {}, but parameter {p} of {to} is of class {}",
-                            a.class(),
-                            p.class()
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-}
-
-/// Every vreg defined exactly once, with one class, every use dominated by
-/// its definition, vreg indices dense when `numbering` asks it.
-fn check_ssa(f: &Function, dom: &DomTree, numbering: Numbering, errs: &mut Vec<ValidationError>) {
+    let facts = MachineFacts::new(env);
+    let mut classes = ClassesUsed::default();
+    let (mut blocks, mut edges, mut ssa, mut operands) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let n = f.num_vregs();
     let mut defs = DefTable {
         sites: vec![DefTable::NONE; n],
         classes: vec![RegClass::Int; n],
     };
     let mut mentioned = vec![0u64; dense::words(n)];
-    let mention = |m: &mut Vec<u64>, v: VReg| dense::insert(m, v.index());
     // Records a definition of `v` (packed as the table stores it), or
     // reports the second one at `at`.
-    let mut define = |v: VReg,
-                      packed: u32,
-                      at: Site,
-                      mentioned: &mut Vec<u64>,
-                      errs: &mut Vec<ValidationError>| {
-        mention(mentioned, v);
+    let mut define = |v: VReg, packed: u32, at: Site, ssa: &mut Vec<ValidationError>| {
+        dense::insert(&mut mentioned, v.index());
         if defs.sites[v.index()] != DefTable::NONE {
             let first = defs.get(f, v).describe();
-            errs.push(err(at, format!("{v} is defined twice (first {first})")));
+            ssa.push(err(at, format!("{v} is defined twice (first {first})")));
         } else {
             defs.sites[v.index()] = packed;
             defs.classes[v.index()] = v.class();
         }
     };
+    if f.num_blocks() > 0 && !f.block_params(Block(0)).is_empty() {
+        blocks.push(err(
+            Site::BlockParam(Block(0), 0),
+            "block0 is the entry and cannot have parameters".into(),
+        ));
+    }
     for b in f.blocks() {
         for (k, &v) in f.block_params(b).iter().enumerate() {
-            define(
-                v,
-                DefTable::PARAM | b.0,
-                Site::BlockParam(b, k),
-                &mut mentioned,
-                errs,
-            );
+            classes.param(v);
+            define(v, DefTable::PARAM | b.0, Site::BlockParam(b, k), &mut ssa);
         }
-        for i in f.block_insts(b).iter() {
+        let insts = f.block_insts(b);
+        if insts.is_empty() {
+            blocks.push(err(
+                Site::Block(b),
+                format!("{b} has no instructions (a block ends with a branch or ret)"),
+            ));
+            continue;
+        }
+        for i in insts.iter() {
+            check_terminator(f, b, i, i == insts.last(), &mut blocks);
+            check_targets(f, b, i, &mut edges);
             for (k, op) in f.inst_operands(i).iter().enumerate() {
-                if op.is_def() {
-                    define(op.vreg(), i.0, Site::Operand(i, k), &mut mentioned, errs);
+                if op.is_nonalloc() {
+                    continue;
                 }
+                classes.operand(op.vreg());
+                if op.is_def() {
+                    define(op.vreg(), i.0, Site::Operand(i, k), &mut ssa);
+                }
+            }
+            check_operands(f, &facts, env, i, &mut operands);
+        }
+    }
+    classes.report(env, errs);
+    if f.num_blocks() == 0 {
+        errs.push(err(Site::Function, "the function has no blocks".into()));
+        return;
+    }
+    errs.append(&mut blocks);
+    let dom = (dominance == Dominance::Checked).then(|| DomTree::new(f));
+    for b in f.blocks() {
+        if dom.as_ref().is_some_and(|dom| !dom.is_reachable(b)) {
+            errs.push(err(
+                Site::Block(b),
+                format!("{b} is not reachable from block0"),
+            ));
+        }
+    }
+    errs.append(&mut edges);
+    check_uses(f, dom.as_ref(), &defs, &mut mentioned, &mut ssa);
+    if numbering == Numbering::Dense {
+        check_dense(&mentioned, n, &mut ssa);
+    }
+    errs.append(&mut ssa);
+    errs.append(&mut operands);
+}
+
+/// Terminators: every block ends with exactly one `branch` or `ret`;
+/// targets only on branches.
+fn check_terminator(f: &Function, b: Block, i: Inst, last: bool, errs: &mut Vec<ValidationError>) {
+    let op = f.opcode(i);
+    if last {
+        if !op.is_terminator() {
+            errs.push(err(
+                Site::Inst(i),
+                format!("{b} does not end with a branch or ret ({i} is its last instruction)"),
+            ));
+        }
+    } else if op.is_terminator() {
+        errs.push(err(
+            Site::Inst(i),
+            format!("{i} is a {op} but not the last instruction of {b}"),
+        ));
+    }
+    match (op, f.num_targets(i)) {
+        (Opcode::Branch, 0) => errs.push(err(
+            Site::Inst(i),
+            format!("{i} is a branch without targets"),
+        )),
+        (Opcode::Op | Opcode::Ret, n) if n > 0 => errs.push(err(
+            Site::Inst(i),
+            format!("{i} is a {op} with targets (only a branch has targets)"),
+        )),
+        _ => {}
+    }
+}
+
+/// Critical edges, and arguments that do not fit the target's parameters.
+fn check_targets(f: &Function, b: Block, i: Inst, errs: &mut Vec<ValidationError>) {
+    let nt = f.num_targets(i);
+    let is_block_end = f.block_insts(b).last() == i && f.is_branch(i);
+    for t in 0..nt {
+        let (to, args) = f.target(i, t);
+        if is_block_end && nt > 1 && effective_preds(f, to) > 1 {
+            let entry = if to == f.entry_block() {
+                ", counting the function's entry"
+            } else {
+                ""
+            };
+            errs.push(err(
+                Site::Target(i, t),
+                format!(
+                    "the edge {b} -> {to} is critical: {b} has {nt} successors and {to} has {} predecessors{entry} (split the edge with a block of its own)",
+                    effective_preds(f, to)
+                ),
+            ));
+        }
+        let params = f.block_params(to);
+        if params.len() != args.len() {
+            errs.push(err(
+                Site::Target(i, t),
+                format!(
+                    "{to} has {} parameter{} but is passed {} argument{}",
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "" } else { "s" },
+                ),
+            ));
+            continue;
+        }
+        for (k, (a, p)) in args.iter().zip(params).enumerate() {
+            if a.class() != p.class() {
+                errs.push(err(
+                    Site::BranchArg(i, t, k),
+                    format!(
+                        "argument {a} is of class {}, but parameter {p} of {to} is of class {}",
+                        a.class(),
+                        p.class()
+                    ),
+                ));
             }
         }
     }
+}
+
+/// Every use defined, with its definition's class, and dominated by it
+/// when `dom` is given (`defs` holds every definition).
+fn check_uses(
+    f: &Function,
+    dom: Option<&DomTree>,
+    defs: &DefTable,
+    mentioned: &mut [u64],
+    errs: &mut Vec<ValidationError>,
+) {
     // A use at instruction `ui` of block `ub`; a branch argument (`arg`
     // names its target) is read at the end of its edge.
     let mut check_use = |v: VReg,
@@ -418,7 +511,7 @@ fn check_ssa(f: &Function, dom: &DomTree, numbering: Numbering, errs: &mut Vec<V
                          arg: Option<Block>,
                          at: Site,
                          errs: &mut Vec<ValidationError>| {
-        mention(&mut mentioned, v);
+        dense::insert(mentioned, v.index());
         let site = defs.sites[v.index()];
         if site == DefTable::NONE {
             errs.push(err(at, format!("{v} is used but never defined")));
@@ -437,12 +530,10 @@ fn check_ssa(f: &Function, dom: &DomTree, numbering: Numbering, errs: &mut Vec<V
                 ));
             }
         }
-        if !dom.is_reachable(ub) {
+        if dom.is_some_and(|dom| !dom.is_reachable(ub)) {
             return; // the block is reported as unreachable
         }
-        let ok = if site & DefTable::PARAM != 0 {
-            dom.dominates(Block(site & !DefTable::PARAM), ub)
-        } else if site == ui.0 {
+        if site == ui.0 {
             let msg = match arg {
                 None => format!("{v} is used by {ui}, which defines it"),
                 Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
@@ -454,6 +545,12 @@ fn check_ssa(f: &Function, dom: &DomTree, numbering: Numbering, errs: &mut Vec<V
             };
             errs.push(err(at, msg));
             return;
+        }
+        let Some(dom) = dom else {
+            return; // the caller proves dominance
+        };
+        let ok = if site & DefTable::PARAM != 0 {
+            dom.dominates(Block(site & !DefTable::PARAM), ub)
         } else {
             let (di, db) = (Inst(site), f.block_of(Inst(site)));
             if db == ub {
@@ -487,12 +584,12 @@ fn check_ssa(f: &Function, dom: &DomTree, numbering: Numbering, errs: &mut Vec<V
             }
         }
     }
-    if numbering == Numbering::AsRead {
-        return;
-    }
-    // Indices never mentioned, reported as ranges so that one huge index
-    // gives one line.
-    let is_mentioned = |v: usize| dense::contains(&mentioned, v);
+}
+
+/// Vreg indices dense from 0: the indices below `n` never mentioned,
+/// reported as ranges so that one huge index gives one line.
+fn check_dense(mentioned: &[u64], n: usize, errs: &mut Vec<ValidationError>) {
+    let is_mentioned = |v: usize| dense::contains(mentioned, v);
     let mut v = 0;
     while v < n {
         if is_mentioned(v) {
@@ -517,7 +614,13 @@ fn check_ssa(f: &Function, dom: &DomTree, numbering: Numbering, errs: &mut Vec<V
 
 /// Constraints against the machine and against each other within one
 /// instruction.
-fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<ValidationError>) {
+fn check_operands(
+    f: &Function,
+    facts: &MachineFacts,
+    env: &MachineEnv,
+    i: Inst,
+    errs: &mut Vec<ValidationError>,
+) {
     let ops = f.inst_operands(i);
     let clobbers = f.inst_clobbers(i);
     let mut clobbered = PRegSet::empty();
@@ -546,17 +649,14 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
     for (k, op) in ops.iter().enumerate() {
         let site = Site::Operand(i, k);
         match op.constraint() {
-            OperandConstraint::NonAlloc(r) => {
-                let role = env.role(r);
-                if role != PRegRole::NonAllocatable {
-                    errs.push(err(
-                        site,
-                        format!(
-                            "nonalloc({r}) names a register the machine lists ({}); nonalloc is for registers in no list",
-                            role_name(role)
-                        ),
-                    ));
-                }
+            OperandConstraint::NonAlloc(r) if facts.listed.contains(r) => {
+                errs.push(err(
+                    site,
+                    format!(
+                        "nonalloc({r}) names a register the machine lists ({}); nonalloc is for registers in no list",
+                        role_name(env.role(r))
+                    ),
+                ));
             }
             OperandConstraint::FixedReg(r) => {
                 let v = op.vreg();
@@ -576,7 +676,7 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
                         format!("fixed({r}) names a register that a nonalloc operand of {i} names directly"),
                     ));
                 }
-                if env.role(r) == PRegRole::Scratch {
+                if facts.scratch.contains(r) {
                     errs.push(err(
                         site,
                         format!(
@@ -650,7 +750,7 @@ fn check_operands(f: &Function, env: &MachineEnv, i: Inst, errs: &mut Vec<Valida
             }
             OperandConstraint::Limit(n) => {
                 let class = op.class();
-                if !env.allocatable(class).any(|r| r.hw() < n as usize) {
+                if facts.lowest_allocatable[class.index()] >= n as usize {
                     errs.push(err(
                         site,
                         format!("limit({n}) admits no allocatable {class} register (none has a number below {n})"),
