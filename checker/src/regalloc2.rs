@@ -8,7 +8,9 @@
 //! names what regalloc2 and the compiler's own dumps call them), validated
 //! with every rule but dense vreg indices
 //! ([`allocator::ir::validate::validate_as_read`]; Cranelift's vregs start
-//! at 192), and checked as any allocation is. [`function`], which makes a
+//! at 192), and checked as any allocation is; reachability and dominance
+//! are proved from the checker's liveness rather than a dominator tree
+//! (see [`Ra2Checker::check`]). [`function`], which makes a
 //! case of it, numbers the vregs densely, as the text format wants.
 //! The output is read as regalloc2's clients read it: moves from a location
 //! to itself, which regalloc2 emits only to relabel a location for debug
@@ -17,6 +19,7 @@
 
 use crate::{CheckError, Checker};
 use ::regalloc2 as ra2;
+use allocator::ir::validate::{self, ValidationError};
 use allocator::{
     Allocation, Function, FunctionBuilder, Inst, InstPosition, MachineEnv, Move, Opcode, Operand,
     OperandConstraint, OperandKind, OperandPos, Output, PReg, PerClass, ProgPoint, RegClass,
@@ -61,17 +64,47 @@ impl fmt::Display for Rejection {
 impl std::error::Error for Rejection {}
 
 /// The checker for regalloc2's allocations. Keep one and call
-/// [`Ra2Checker::check`] for every function: its buffers are reused.
+/// [`Ra2Checker::check`] for every function: its buffers are reused, and
+/// the machine, the same for every function a compiler compiles for one
+/// target, is read and validated once while it stays the same.
 #[derive(Default)]
 pub struct Ra2Checker {
     checker: Checker,
     /// The last function and output read, whose storage the next reuses.
     func: Function,
     out: Output,
+    machine: Option<MachineRead>,
+}
+
+/// A machine as the last call read it.
+struct MachineRead {
+    /// What it was read from: regalloc2's machine and the function's
+    /// answers about slots.
+    from: ra2::MachineEnv,
+    slots: SlotGeometry,
+    env: MachineEnv,
+    /// The machine's rules broken ([`allocator::ir::validate::validate_machine`]).
+    invalid: Vec<ValidationError>,
+}
+
+impl MachineRead {
+    fn is_of(&self, env: &ra2::MachineEnv, slots: &SlotGeometry) -> bool {
+        self.slots == *slots
+            && self.from.preferred_regs_by_class == env.preferred_regs_by_class
+            && self.from.non_preferred_regs_by_class == env.non_preferred_regs_by_class
+            && self.from.scratch_by_class == env.scratch_by_class
+            && self.from.fixed_stack_slots == env.fixed_stack_slots
+    }
 }
 
 impl Ra2Checker {
     /// Checks `out`, regalloc2's allocation of `func` on `env`.
+    ///
+    /// The function is validated by every rule but reachability and
+    /// dominance, which the checker's own liveness proves in passing
+    /// ([`Checker::uses_dominated`]); only when it does not are they checked
+    /// with a dominator tree, so that an unjudgeable function is reported
+    /// with the validator's every reason, as ever.
     pub fn check<F: ra2::Function + ?Sized>(
         &mut self,
         func: &F,
@@ -82,15 +115,36 @@ impl Ra2Checker {
         let f = read_function(func, storage).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
         self.func = f;
         let f = &self.func;
-        let env = machine(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
-        let invalid = allocator::ir::validate::validate_as_read(f, &env);
-        if !invalid.is_empty() {
-            return Err(Rejection::Unjudgeable(
-                invalid.iter().map(|e| e.message.clone()).collect(),
-            ));
+        let slots = slot_geometry(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        if !self.machine.as_ref().is_some_and(|m| m.is_of(env, &slots)) {
+            let ours = machine_with(env, slots);
+            self.machine = Some(MachineRead {
+                from: env.clone(),
+                slots,
+                invalid: validate::validate_machine(&ours),
+                env: ours,
+            });
+        }
+        let machine = self.machine.as_ref().expect("read above");
+        let unjudgeable = |f: &Function| {
+            let invalid = validate::validate_as_read(f, &machine.env);
+            (!invalid.is_empty())
+                .then(|| Rejection::Unjudgeable(invalid.into_iter().map(|e| e.message).collect()))
+        };
+        let broken = validate::validate_read_function_but_dominance(f, &machine.env);
+        if !machine.invalid.is_empty() || !broken.is_empty() {
+            // The full validation reports these and more.
+            return Err(unjudgeable(f).unwrap_or_else(|| {
+                Rejection::Unjudgeable(broken.into_iter().map(|e| e.message).collect())
+            }));
         }
         read_output(f, out, &mut self.out);
-        let errs = self.checker.check(f, &env, &self.out);
+        let errs = self.checker.check(f, &machine.env, &self.out);
+        if !self.checker.uses_dominated() {
+            if let Some(r) = unjudgeable(f) {
+                return Err(r);
+            }
+        }
         if errs.is_empty() {
             Ok(())
         } else {
@@ -302,7 +356,14 @@ pub fn machine<F: ra2::Function + ?Sized>(
     env: &ra2::MachineEnv,
     func: &F,
 ) -> Result<MachineEnv, String> {
-    let list = |s: ra2::PRegSet| s.into_iter().map(preg).collect::<Vec<_>>();
+    Ok(machine_with(env, slot_geometry(env, func)?))
+}
+
+/// The slot sizes of [`machine`].
+fn slot_geometry<F: ra2::Function + ?Sized>(
+    env: &ra2::MachineEnv,
+    func: &F,
+) -> Result<SlotGeometry, String> {
     let mut slots = SlotGeometry::default();
     for c in [
         ra2::RegClass::Int,
@@ -321,17 +382,23 @@ pub fn machine<F: ra2::Function + ?Sized>(
         slots.set_size(class(c), n);
     }
     slots.named_by_last = func.multi_spillslot_named_by_last_slot();
+    Ok(slots)
+}
+
+/// [`machine`] with its slot sizes.
+fn machine_with(env: &ra2::MachineEnv, slots: SlotGeometry) -> MachineEnv {
+    let list = |s: ra2::PRegSet| s.into_iter().map(preg).collect::<Vec<_>>();
     let mut fixed_stack = PerClass::from_fn(|_| Vec::new());
     for &r in &env.fixed_stack_slots {
         fixed_stack[class(r.class())].push(preg(r));
     }
-    Ok(MachineEnv {
+    MachineEnv {
         preferred: PerClass::from_fn(|c| list(env.preferred_regs_by_class[c.index()])),
         nonpreferred: PerClass::from_fn(|c| list(env.non_preferred_regs_by_class[c.index()])),
         scratch: PerClass::from_fn(|c| env.scratch_by_class[c.index()].map(preg)),
         fixed_stack,
         slots,
-    })
+    }
 }
 
 /// regalloc2's output as its clients run it (see the module

@@ -97,6 +97,9 @@ pub struct Checker {
     rpo_index: Vec<u32>,
     pending: Vec<bool>,
     block_errs: Vec<Vec<CheckError>>,
+    /// Of the last function checked: every block reached from the entry,
+    /// and no vreg live into the entry (see [`Checker::uses_dominated`]).
+    uses_dominated: bool,
 }
 
 /// A touched location's set in one word: [`EMPTY`], a single vreg (the
@@ -130,6 +133,7 @@ enum Live {
 impl Checker {
     pub fn check(&mut self, f: &Function, env: &MachineEnv, out: &Output) -> Vec<CheckError> {
         let mut errs = Vec::new();
+        self.uses_dominated = false;
         if out.allocs.len() != f.num_operands() {
             errs.push(CheckError {
                 kind: ErrorKind::AllocCount,
@@ -148,6 +152,21 @@ impl Checker {
         self.dataflow(f, env, &roles, out, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
+    }
+
+    /// Whether, in the function of the last [`Checker::check`], every block
+    /// is reached from the entry and no vreg is live into the entry; `false`
+    /// also when that check ended before its liveness (an allocation with the
+    /// wrong number of operands). Given one definition per vreg, this is
+    /// whether every use is dominated by its definition: a use that a path
+    /// from the entry reaches without passing the definition makes its vreg
+    /// live into the entry, and only such a use does. The entry point over
+    /// regalloc2's types checks dominance so, with no dominator tree of its
+    /// own ([`allocator::ir::validate::validate_read_function_but_dominance`]);
+    /// the checker itself needs no dominance to run, and a use no definition
+    /// reaches fails its check.
+    pub fn uses_dominated(&self) -> bool {
+        self.uses_dominated
     }
 
     /// [`Checker::check`] with the liveness pruning forced one way.
@@ -258,6 +277,11 @@ impl Checker {
         } else {
             Live::Sparse(liveness::compute_sparse(f, &po))
         };
+        self.uses_dominated = po.len() == nb
+            && match &live {
+                Live::Rows => self.rows.live_in(f.entry_block()).iter().all(|&w| w == 0),
+                Live::Sparse(l) => l.live_in[f.entry_block().index()].is_empty(),
+            };
         let mut rpo = po;
         rpo.reverse();
         let mut rpo_index = std::mem::take(&mut self.rpo_index);
