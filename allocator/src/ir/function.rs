@@ -8,7 +8,6 @@
 //! representable so that [`crate::ir::validate`] can report them. Analyses other
 //! than the validator assume a valid function.
 
-use crate::counting_sort::counting_sorted;
 use crate::ir::index::{Block, Inst, PReg, RegClass, VReg};
 use crate::ir::operand::Operand;
 use std::fmt;
@@ -547,30 +546,39 @@ impl FunctionBuilder {
             return Err(BuildError::TooManyVRegs);
         }
         // Successors: the targets of the block's last instruction when it is
-        // a branch. Predecessors: counting sort of all edges by destination.
-        // The source block of each edge, in the order of `succs`.
-        let mut from: Vec<u32> = Vec::new();
+        // a branch. Predecessors: a counting sort of all edges by
+        // destination, in place (counts, then starts, then each edge at its
+        // destination's next free place), so that a reused function
+        // allocates nothing; each block's come in order of source.
         for b in 0..nb {
             let (s, e) = f.blocks[b].insts;
             let s0 = f.succs.len() as u32;
             if e > s && f.insts[e as usize - 1].opcode == Opcode::Branch {
                 let (t0, t1) = f.insts[e as usize - 1].targets;
                 for t in t0..t1 {
-                    f.succs.push(f.targets[t as usize].block);
-                    from.push(b as u32);
+                    let to = f.targets[t as usize].block;
+                    f.succs.push(to);
+                    f.blocks[to.index()].preds.1 += 1;
                 }
             }
             f.blocks[b].succs = (s0, f.succs.len() as u32);
         }
-        let (start, preds) = counting_sorted(
-            nb,
-            f.succs.len(),
-            |s| Some(f.succs[s].index()),
-            |s| Block::new(from[s] as usize),
-        );
-        f.preds = preds;
-        for (b, bd) in f.blocks.iter_mut().enumerate() {
-            bd.preds = (start[b], start[b + 1]);
+        let mut start = 0;
+        for bd in &mut f.blocks {
+            let count = bd.preds.1;
+            bd.preds = (start, start);
+            start += count;
+        }
+        f.preds.clear();
+        f.preds.resize(f.succs.len(), Block::new(0));
+        for b in 0..nb {
+            let (s0, s1) = f.blocks[b].succs;
+            for k in s0..s1 {
+                let to = f.succs[k as usize].index();
+                let at = &mut f.blocks[to].preds.1;
+                f.preds[*at as usize] = Block::new(b);
+                *at += 1;
+            }
         }
         Ok(f)
     }
