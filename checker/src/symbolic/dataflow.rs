@@ -147,9 +147,8 @@ impl Checker {
             });
             return errs;
         }
-        let roles = Roles::new(env, f);
-        structural(f, env, &roles, out, &mut errs);
-        self.dataflow(f, env, &roles, out, &mut errs);
+        structural(f, env, &Roles::new(env), out, &mut errs);
+        self.dataflow(f, env, out, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
     }
@@ -229,7 +228,6 @@ impl Checker {
         &mut self,
         f: &Function,
         env: &MachineEnv,
-        roles: &Roles,
         out: &Output,
         errs: &mut Vec<CheckError>,
     ) {
@@ -314,7 +312,6 @@ impl Checker {
         };
         let ctx = Ctx {
             f,
-            roles,
             out,
             nslots,
             slots: env.slots,
@@ -642,7 +639,6 @@ impl Checker {
 /// Read-only context of one check.
 pub(super) struct Ctx<'a> {
     pub(super) f: &'a Function,
-    pub(super) roles: &'a Roles,
     pub(super) out: &'a Output,
     pub(super) nslots: usize,
     pub(super) slots: SlotGeometry,
@@ -654,7 +650,6 @@ impl Ctx<'_> {
     /// The dense location of an allocation, if tracked.
     #[inline]
     fn key(&self, a: Allocation) -> Option<u32> {
-        let _ = self.roles;
         match a {
             Allocation::Reg(r) => Some(r.index() as u32),
             Allocation::Stack(s) if s.index() < self.nslots => {

@@ -14,40 +14,25 @@ pub(super) struct Roles {
     allocatable: PRegSet,
     fixed_stack: PRegSet,
     scratch: PRegSet,
-    /// Registers in no machine list that a `fixed` operand names and no
-    /// `nonalloc` operand does: the function hands them to the allocator
-    /// for those operands, so edits may fill and empty them.
-    handed: PRegSet,
 }
 
 impl Roles {
-    pub(super) fn new(env: &MachineEnv, f: &Function) -> Roles {
+    pub(super) fn new(env: &MachineEnv) -> Roles {
         let mut scratch = PRegSet::empty();
         for r in env.scratch.iter().flatten() {
             scratch.insert(*r);
-        }
-        let (mut fixed, mut nonalloc) = (PRegSet::empty(), PRegSet::empty());
-        for i in f.insts() {
-            for op in f.inst_operands(i) {
-                match op.constraint() {
-                    OperandConstraint::FixedReg(r) => fixed.insert(r),
-                    OperandConstraint::NonAlloc(r) => nonalloc.insert(r),
-                    _ => {}
-                }
-            }
-        }
-        let mut handed = PRegSet::empty();
-        for r in fixed.iter() {
-            if env.role(r) == PRegRole::NonAllocatable && !nonalloc.contains(r) {
-                handed.insert(r);
-            }
         }
         Roles {
             allocatable: env.allocatable_set(),
             fixed_stack: env.fixed_stack_set(),
             scratch,
-            handed,
         }
+    }
+
+    /// Whether the machine lists `r` (its role is not
+    /// [`PRegRole::NonAllocatable`], on a valid machine).
+    fn lists(&self, r: PReg) -> bool {
+        self.allocatable.contains(r) || self.fixed_stack.contains(r) || self.scratch.contains(r)
     }
 
     fn is_mem(&self, a: Allocation) -> bool {
@@ -96,11 +81,18 @@ pub(super) fn structural(
             read_nothing: false,
         })
     };
+    // Registers that `fixed` and `nonalloc` operands name.
+    let (mut fixed, mut nonalloc) = (PRegSet::empty(), PRegSet::empty());
     for i in f.insts() {
         let ops = f.inst_operands(i);
         let allocs = out.inst_allocs(f, i);
         let clobbers = f.inst_clobbers(i);
         for (k, (&op, &a)) in ops.iter().zip(allocs).enumerate() {
+            match op.constraint() {
+                OperandConstraint::FixedReg(r) => fixed.insert(r),
+                OperandConstraint::NonAlloc(r) => nonalloc.insert(r),
+                _ => {}
+            }
             let site = Site::Alloc(i, k);
             let what = Lazy(|| format!("{i} operand {k} ({op})"));
             if a.is_none() {
@@ -210,15 +202,12 @@ pub(super) fn structural(
             (true, OperandPos::Late) => (false, true),
             _ => (true, true),
         };
-        for k2 in 0..ops.len() {
-            for k1 in 0..k2 {
-                let (o1, o2) = (ops[k1], ops[k2]);
-                if o1.is_nonalloc()
-                    || o2.is_nonalloc()
-                    || o1.vreg() == o2.vreg()
-                    || allocs[k1] != allocs[k2]
-                    || allocs[k1].is_none()
-                {
+        for (k2, (&o2, &a2)) in ops.iter().zip(allocs).enumerate() {
+            if o2.is_nonalloc() || a2.is_none() {
+                continue;
+            }
+            for (k1, (&o1, &a1)) in ops[..k2].iter().zip(allocs).enumerate() {
+                if a1 != a2 || o1.is_nonalloc() || o1.vreg() == o2.vreg() {
                     continue;
                 }
                 // Two uses may share a location: if both read their vreg there
@@ -239,14 +228,17 @@ pub(super) fn structural(
                         ErrorKind::Interference,
                         Site::Alloc(i, k2),
                         format!(
-                            "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {}, but one is written while the other still needs its value",
-                            allocs[k1]
+                            "{i} operands {k1} ({o1}) and {k2} ({o2}) are both in {a2}, but one is written while the other still needs its value"
                         ),
                     );
                 }
             }
         }
     }
+    // Registers in no machine list that a `fixed` operand names and no
+    // `nonalloc` operand does: the function hands them to the allocator
+    // for those operands, so edits may fill and empty them.
+    let handed = |r: PReg| fixed.contains(r) && !nonalloc.contains(r) && !roles.lists(r);
     // Edits.
     let n = f.num_insts();
     let mut last = None;
@@ -311,18 +303,11 @@ pub(super) fn structural(
                         slots(out.num_spillslots)
                     ),
                 ),
-                Allocation::Reg(r)
-                    if !(roles.allocatable.contains(r)
-                        || roles.fixed_stack.contains(r)
-                        || roles.scratch.contains(r)
-                        || roles.handed.contains(r)) =>
-                {
-                    err(
-                        ErrorKind::NotInMachine,
-                        site,
-                        format!("{what} uses {r}, which the machine does not offer"),
-                    )
-                }
+                Allocation::Reg(r) if !(roles.lists(r) || handed(r)) => err(
+                    ErrorKind::NotInMachine,
+                    site,
+                    format!("{what} uses {r}, which the machine does not offer"),
+                ),
                 _ => {}
             }
         }

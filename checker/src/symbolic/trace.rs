@@ -9,7 +9,6 @@ use super::dataflow::{Checker, Ctx, MAX_TRACKED_SLOTS};
 use super::error::CheckError;
 use super::observe::Observe;
 pub use super::observe::TracePoint;
-use super::structural::Roles;
 use allocator::{Allocation, Function, MachineEnv, Output, PReg, RegClass, SpillSlot, VReg};
 
 /// A location written at a point, and the vregs it holds after it (empty:
@@ -80,10 +79,8 @@ pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
         };
     }
     let class = f.vreg_classes();
-    let roles = Roles::new(env, f);
     let ctx = Ctx {
         f,
-        roles: &roles,
         out,
         nslots: out.num_spillslots.min(MAX_TRACKED_SLOTS),
         slots: env.slots,
