@@ -204,6 +204,7 @@ pub fn operand(op: ra2::Operand) -> Result<Operand, String> {
 }
 
 /// [`operand`] of an operand that names a vreg, naming `v` instead.
+#[inline]
 fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
     let c = match op.constraint() {
         ra2::OperandConstraint::Any => OperandConstraint::Any,
@@ -214,7 +215,7 @@ fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
         ra2::OperandConstraint::Limit(n) if n.is_power_of_two() && n <= 64 => {
             OperandConstraint::Limit(n as u8)
         }
-        c => return Err(format!("operand {op:?}: constraint {c:?} out of range")),
+        c => return Err(out_of_range(op, c)),
     };
     let kind = match op.kind() {
         ra2::OperandKind::Use => OperandKind::Use,
@@ -225,6 +226,11 @@ fn operand_of(op: ra2::Operand, v: VReg) -> Result<Operand, String> {
         ra2::OperandPos::Late => OperandPos::Late,
     };
     Ok(Operand::new(v, kind, pos, c))
+}
+
+#[cold]
+fn out_of_range(op: ra2::Operand, c: ra2::OperandConstraint) -> String {
+    format!("operand {op:?}: constraint {c:?} out of range")
 }
 
 /// `func` as a case of our IR: blocks, instructions and operands keep
