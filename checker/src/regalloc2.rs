@@ -88,6 +88,16 @@ struct MachineRead {
 }
 
 impl MachineRead {
+    fn new(env: &ra2::MachineEnv, slots: SlotGeometry) -> MachineRead {
+        let ours = machine_with(env, slots);
+        MachineRead {
+            from: env.clone(),
+            slots,
+            invalid: validate::validate_machine(&ours),
+            env: ours,
+        }
+    }
+
     fn is_of(&self, env: &ra2::MachineEnv, slots: &SlotGeometry) -> bool {
         self.slots == *slots
             && self.from.preferred_regs_by_class == env.preferred_regs_by_class
@@ -117,15 +127,11 @@ impl Ra2Checker {
         let f = &self.func;
         let slots = slot_geometry(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
         if !self.machine.as_ref().is_some_and(|m| m.is_of(env, &slots)) {
-            let ours = machine_with(env, slots);
-            self.machine = Some(MachineRead {
-                from: env.clone(),
-                slots,
-                invalid: validate::validate_machine(&ours),
-                env: ours,
-            });
+            self.machine = None;
         }
-        let machine = self.machine.as_ref().expect("read above");
+        let machine = &*self
+            .machine
+            .get_or_insert_with(|| MachineRead::new(env, slots));
         let unjudgeable = |f: &Function| {
             let invalid = validate::validate_as_read(f, &machine.env);
             (!invalid.is_empty())

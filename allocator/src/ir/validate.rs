@@ -137,10 +137,9 @@ fn validate_numbered(f: &Function, env: &MachineEnv, numbering: Numbering) -> Ve
 
 /// A class with no allocatable register (a machine that keeps vectors in
 /// its float registers, as Cranelift's x86-64 and aarch64 backends do) is
-/// valid as long as the function has no value of that class: the first
-/// vreg of each class, noted during the walk (a parameter before any
-/// operand, so that the message names what a reader of the case meets
-/// first in the block headers).
+/// valid as long as the function has no value of that class. The message
+/// names the first vreg of the class among the block parameters, or else
+/// among the operands, both noted during the walk.
 #[derive(Default)]
 struct ClassesUsed {
     first_param: [Option<VReg>; 3],
