@@ -125,3 +125,57 @@ fn errors_display_as_their_message() {
     assert_eq!(errs[0].to_string(), "v0i is used but never defined");
     assert_eq!(errs[0].site, Site::Operand(crate::Inst(0), 0));
 }
+
+/// `validate_read_function_but_dominance` leaves reachability and
+/// dominance to its caller and keeps every other rule, the rules a use
+/// breaks at its own instruction included.
+#[test]
+fn but_dominance_leaves_only_reachability_and_dominance_out() {
+    let any = crate::OperandConstraint::Any;
+    let (v, w) = (
+        crate::VReg::new(0, RegClass::Int),
+        crate::VReg::new(1, RegClass::Int),
+    );
+    // block0 -> block1; block2 unreachable. `use_first` reads v before
+    // its definition; `own` reads w at the instruction that defines it.
+    let build = |use_first: bool, own: bool| {
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        if use_first {
+            b.inst(Opcode::Op, &[Operand::use_(v, any)], &[], &[]);
+        }
+        b.inst(Opcode::Op, &[Operand::def(v, any)], &[], &[]);
+        let mut ops = vec![Operand::def(w, any)];
+        if own {
+            ops.push(Operand::use_(w, any));
+        }
+        b.inst(Opcode::Op, &ops, &[], &[]);
+        b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[])]);
+        b.block(&[]);
+        b.inst(Opcode::Ret, &[Operand::use_(v, any)], &[], &[]);
+        b.block(&[]);
+        b.inst(Opcode::Ret, &[], &[], &[]);
+        b.finish().unwrap()
+    };
+    let env = MachineEnv::simple(2);
+    let messages = |errs: Vec<ValidationError>| -> Vec<String> {
+        errs.into_iter().map(|e| e.message).collect()
+    };
+    let f = build(true, false);
+    assert_eq!(
+        messages(validate_as_read(&f, &env)),
+        [
+            "block2 is not reachable from block0",
+            "the use of v0i in inst0 is not dominated by its definition (by inst1)"
+        ]
+    );
+    assert_eq!(
+        messages(validate_read_function_but_dominance(&f, &env)),
+        [] as [String; 0]
+    );
+    let f = build(false, true);
+    assert_eq!(
+        messages(validate_read_function_but_dominance(&f, &env)),
+        ["v1i is used by inst1, which defines it"]
+    );
+}
