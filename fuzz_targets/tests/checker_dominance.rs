@@ -2,16 +2,17 @@
 //! dominance from the checker's liveness instead of a dominator tree
 //! (`Checker::uses_dominated`): on functions one vreg name away from valid
 //! cases, the proof agrees with the validator's dominator tree every time,
-//! whichever liveness the checker takes, and the entry point refuses as
-//! unjudgeable, with the validator's every reason, exactly the functions
-//! the validator refuses. It also reads each machine once and keeps it
-//! while the compiler passes the same one: a checker kept across machines
-//! judges as a fresh one does.
+//! whichever liveness the checker takes and with real locations as with
+//! none, and the entry point refuses as unjudgeable, with the validator's
+//! every reason, exactly the functions the validator refuses. It also reads
+//! each machine once and keeps it while the compiler passes the same one: a
+//! checker kept across machines judges as a fresh one does.
 #![cfg(feature = "regalloc2")]
 
 use allocator::ir::text::{parse, print};
 use allocator::ir::validate::{self, validate_as_read};
-use allocator::{Allocation, Case, Output};
+use allocator::linear_scan::LinearScan;
+use allocator::{Allocation, Allocator, Case, Output};
 use checker::regalloc2::{self as entry, Rejection};
 use fuzz_targets::outside::ra2::adapt;
 use rand::{Rng, SeedableRng};
@@ -62,7 +63,11 @@ fn liveness_proves_dominance_exactly_where_the_dominator_tree_does() {
     let (mut dominated, mut not_dominated) = (0, 0);
     for _ in 0..2500 {
         let bytes: Vec<u8> = (0..rng.gen_range(16..600)).map(|_| rng.gen()).collect();
-        let text = print(&ssagen::generate_from_bytes(&bytes, &config));
+        let original = ssagen::generate_from_bytes(&bytes, &config);
+        // The original's allocation, whose operands the renamed function
+        // keeps one for one: real locations for a function it no longer fits.
+        let real = LinearScan.run(&original.func, &original.machine).ok();
+        let text = print(&original);
         let Some(src) = renamed(&text, &mut rng) else {
             continue;
         };
@@ -86,6 +91,10 @@ fn liveness_proves_dominance_exactly_where_the_dominator_tree_does() {
         let by_sets = plain.uses_dominated();
         assert_eq!(by_rows, by_sets, "{src}");
         assert_eq!(by_rows, full.is_empty(), "{src}\n{full:?}");
+        if let Some(real) = &real {
+            plain.check_both_ways(f, env, real);
+            assert_eq!(plain.uses_dominated(), by_rows, "{src}");
+        }
         if full.is_empty() {
             dominated += 1;
         } else {
