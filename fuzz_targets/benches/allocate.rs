@@ -430,10 +430,9 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<(Versus, Versus)> {
         tc = tc.min(per_inst(t));
         let t = Instant::now();
         for (&k, out) in sel.iter().zip(&outs) {
-            let (f, env) = &fair.prepared[k];
+            let (f, _) = &fair.prepared[k];
             let g = checker::regalloc2::function_as_read(f).expect("ion's function reads");
             std::hint::black_box(checker::regalloc2::output(&g, out));
-            std::hint::black_box(env);
         }
         tr = tr.min(per_inst(t));
         let t = Instant::now();

@@ -128,6 +128,20 @@ impl MachineEnv {
         s
     }
 
+    /// Every register on a list of its own class: those whose
+    /// [`MachineEnv::role`] is not [`PRegRole::NonAllocatable`].
+    pub fn listed_set(&self) -> PRegSet {
+        let mut s = PRegSet::empty();
+        for c in RegClass::ALL {
+            self.allocatable(c)
+                .chain(self.scratch[c])
+                .chain(self.fixed_stack[c].iter().copied())
+                .filter(|r| r.class() == c)
+                .for_each(|r| s.insert(r));
+        }
+        s
+    }
+
     /// The role of `r`, looked up in the lists of its own class (the first
     /// list that names it, in the order preferred, nonpreferred, scratch,
     /// fixed_stack).

@@ -21,7 +21,7 @@ use crate::analysis::bitset::dense;
 use crate::analysis::cfg::effective_preds;
 use crate::analysis::domtree::DomTree;
 use crate::ir::function::{Function, Opcode};
-use crate::ir::index::{Block, Inst, PReg, PRegSet, RegClass, VReg};
+use crate::ir::index::{Block, Inst, PRegSet, RegClass, VReg};
 use crate::ir::machine::{MachineEnv, PRegRole};
 use crate::ir::operand::{OperandConstraint, OperandPos};
 use std::fmt;
@@ -185,29 +185,14 @@ struct MachineFacts {
 
 impl MachineFacts {
     fn new(env: &MachineEnv) -> MachineFacts {
-        // The order `MachineEnv::role` asks in: a register on an
-        // allocatable list is not the scratch even if also named so.
-        let (mut listed, mut scratch) = (PRegSet::empty(), PRegSet::empty());
-        for class in RegClass::ALL {
-            let c = class.index();
-            let own = |r: &PReg| r.class() == class;
-            env.allocatable(class)
-                .filter(own)
-                .for_each(|r| listed.insert(r));
-            if let Some(r) = env.scratch[c].filter(|r| r.class() == class) {
-                if !listed.contains(r) {
-                    scratch.insert(r);
-                }
-                listed.insert(r);
+        let mut scratch = PRegSet::empty();
+        for r in env.scratch.iter().flatten() {
+            if env.role(*r) == PRegRole::Scratch {
+                scratch.insert(*r);
             }
-            env.fixed_stack[c]
-                .iter()
-                .copied()
-                .filter(own)
-                .for_each(|r| listed.insert(r));
         }
         MachineFacts {
-            listed,
+            listed: env.listed_set(),
             scratch,
             lowest_allocatable: RegClass::ALL.map(|c| {
                 env.allocatable(c)
@@ -334,6 +319,10 @@ fn validate_function(
     dominance: Dominance,
     errs: &mut Vec<ValidationError>,
 ) {
+    if f.num_blocks() == 0 {
+        errs.push(err(Site::Function, "the function has no blocks".into()));
+        return;
+    }
     let facts = MachineFacts::new(env);
     let mut classes = ClassesUsed::default();
     let (mut blocks, mut edges, mut ssa, mut operands) =
@@ -356,7 +345,7 @@ fn validate_function(
             defs.classes[v.index()] = v.class();
         }
     };
-    if f.num_blocks() > 0 && !f.block_params(Block(0)).is_empty() {
+    if !f.block_params(Block(0)).is_empty() {
         blocks.push(err(
             Site::BlockParam(Block(0), 0),
             "block0 is the entry and cannot have parameters".into(),
@@ -377,7 +366,7 @@ fn validate_function(
         }
         for i in insts.iter() {
             check_terminator(f, b, i, i == insts.last(), &mut blocks);
-            check_targets(f, b, i, &mut edges);
+            check_targets(f, b, i, i == insts.last(), &mut edges);
             for (k, op) in f.inst_operands(i).iter().enumerate() {
                 if op.is_nonalloc() {
                     continue;
@@ -391,10 +380,6 @@ fn validate_function(
         }
     }
     classes.report(env, errs);
-    if f.num_blocks() == 0 {
-        errs.push(err(Site::Function, "the function has no blocks".into()));
-        return;
-    }
     errs.append(&mut blocks);
     let dom = (dominance == Dominance::Checked).then(|| DomTree::new(f));
     for b in f.blocks() {
@@ -444,10 +429,11 @@ fn check_terminator(f: &Function, b: Block, i: Inst, last: bool, errs: &mut Vec<
     }
 }
 
-/// Critical edges, and arguments that do not fit the target's parameters.
-fn check_targets(f: &Function, b: Block, i: Inst, errs: &mut Vec<ValidationError>) {
+/// Critical edges (from `b`'s terminator, when `last`), and arguments that
+/// do not fit the target's parameters.
+fn check_targets(f: &Function, b: Block, i: Inst, last: bool, errs: &mut Vec<ValidationError>) {
     let nt = f.num_targets(i);
-    let is_block_end = f.block_insts(b).last() == i && f.is_branch(i);
+    let is_block_end = last && f.is_branch(i);
     for t in 0..nt {
         let (to, args) = f.target(i, t);
         if is_block_end && nt > 1 && effective_preds(f, to) > 1 {

@@ -13,26 +13,18 @@ use allocator::{
 pub(super) struct Roles {
     allocatable: PRegSet,
     fixed_stack: PRegSet,
-    scratch: PRegSet,
+    /// Every register on a machine list (a valid machine's registers whose
+    /// role is not [`PRegRole::NonAllocatable`]).
+    listed: PRegSet,
 }
 
 impl Roles {
     pub(super) fn new(env: &MachineEnv) -> Roles {
-        let mut scratch = PRegSet::empty();
-        for r in env.scratch.iter().flatten() {
-            scratch.insert(*r);
-        }
         Roles {
             allocatable: env.allocatable_set(),
             fixed_stack: env.fixed_stack_set(),
-            scratch,
+            listed: env.listed_set(),
         }
-    }
-
-    /// Whether the machine lists `r` (its role is not
-    /// [`PRegRole::NonAllocatable`], on a valid machine).
-    fn lists(&self, r: PReg) -> bool {
-        self.allocatable.contains(r) || self.fixed_stack.contains(r) || self.scratch.contains(r)
     }
 
     fn is_mem(&self, a: Allocation) -> bool {
@@ -238,7 +230,7 @@ pub(super) fn structural(
     // Registers in no machine list that a `fixed` operand names and no
     // `nonalloc` operand does: the function hands them to the allocator
     // for those operands, so edits may fill and empty them.
-    let handed = |r: PReg| fixed.contains(r) && !nonalloc.contains(r) && !roles.lists(r);
+    let handed = |r: PReg| fixed.contains(r) && !nonalloc.contains(r) && !roles.listed.contains(r);
     // Edits.
     let n = f.num_insts();
     let mut last = None;
@@ -303,7 +295,7 @@ pub(super) fn structural(
                         slots(out.num_spillslots)
                     ),
                 ),
-                Allocation::Reg(r) if !(roles.lists(r) || handed(r)) => err(
+                Allocation::Reg(r) if !(roles.listed.contains(r) || handed(r)) => err(
                     ErrorKind::NotInMachine,
                     site,
                     format!("{what} uses {r}, which the machine does not offer"),
