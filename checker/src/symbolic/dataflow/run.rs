@@ -4,6 +4,13 @@
 
 use super::*;
 
+/// What an instruction has besides early uses, found in the pass that
+/// checks them: one bit per later step of its run.
+const LATE_USE: u8 = 1;
+const EARLY_DEF: u8 = 2;
+const LATE_DEF: u8 = 4;
+const REUSE: u8 = 8;
+
 impl Checker {
     /// Runs block `b` from its in-state, checking every use and telling
     /// `obs` what each edit and instruction writes.
@@ -28,29 +35,45 @@ impl Checker {
             }
             let ops = f.inst_operands(i);
             let allocs = &c.out.allocs[f.inst_operand_range(i)];
-            // Early uses, early defs, late uses, clobbers, late defs.
-            for pos in [OperandPos::Early, OperandPos::Late] {
-                for (k, op) in ops.iter().enumerate() {
-                    if op.is_use() && op.pos() == pos {
-                        self.check_use(c, i, k, *op, allocs[k], errs);
+            // Early uses, early defs, late uses, clobbers, late defs: the
+            // early uses are checked in the pass that finds which of the
+            // other steps this instruction has (most have only late defs).
+            let mut has = 0u8;
+            for (k, &op) in ops.iter().enumerate() {
+                if op.is_use() {
+                    if op.pos() == OperandPos::Early {
+                        self.check_use(c, i, k, op, allocs[k], errs);
+                    } else {
+                        has |= LATE_USE;
+                    }
+                } else if op.is_def() {
+                    has |= match op.pos() {
+                        OperandPos::Early => EARLY_DEF,
+                        OperandPos::Late => LATE_DEF,
+                    };
+                    if let OperandConstraint::Reuse(_) = op.constraint() {
+                        has |= REUSE;
                     }
                 }
-                if pos == OperandPos::Early {
-                    self.check_reuse_sharing(c, i, ops, allocs, errs);
-                }
-                if pos == OperandPos::Late {
-                    for r in f.inst_clobbers(i) {
-                        self.clear_loc(r.index() as u32);
+            }
+            if has & REUSE != 0 {
+                self.check_reuse_sharing(c, i, ops, allocs, errs);
+            }
+            if has & EARLY_DEF != 0 {
+                self.defs_at(c, ops, allocs, OperandPos::Early);
+            }
+            if has & LATE_USE != 0 {
+                for (k, &op) in ops.iter().enumerate() {
+                    if op.is_use() && op.pos() == OperandPos::Late {
+                        self.check_use(c, i, k, op, allocs[k], errs);
                     }
                 }
-                for (k, op) in ops.iter().enumerate() {
-                    if op.is_def() && op.pos() == pos {
-                        if let Some(l) = c.key(allocs[k]) {
-                            self.def(op.vreg().index() as u32, l);
-                            self.cut_overlapped(c, l, op.class());
-                        }
-                    }
-                }
+            }
+            for r in f.inst_clobbers(i) {
+                self.clear_loc(r.index() as u32);
+            }
+            if has & LATE_DEF != 0 {
+                self.defs_at(c, ops, allocs, OperandPos::Late);
             }
             if O::ON {
                 let written = f.inst_clobbers(i).iter().map(|r| r.index() as u32).chain(
@@ -67,6 +90,19 @@ impl Checker {
                 let (p, ei) = self.by_inst[k];
                 if p.pos() == InstPosition::After {
                     self.edit(c, ei as usize, obs);
+                }
+            }
+        }
+    }
+
+    /// Writes the defs of one instruction at point `pos`.
+    #[inline]
+    fn defs_at(&mut self, c: &Ctx, ops: &[Operand], allocs: &[Allocation], pos: OperandPos) {
+        for (op, &a) in ops.iter().zip(allocs) {
+            if op.is_def() && op.pos() == pos {
+                if let Some(l) = c.key(a) {
+                    self.def(op.vreg().index() as u32, l);
+                    self.cut_overlapped(c, l, op.class());
                 }
             }
         }
@@ -163,6 +199,7 @@ impl Checker {
         }
     }
 
+    #[inline]
     fn check_use(
         &self,
         c: &Ctx,
@@ -173,20 +210,33 @@ impl Checker {
         errs: &mut Vec<CheckError>,
     ) {
         let Some(l) = c.key(a) else { return };
-        let v = op.vreg().index() as u32;
-        if !self.holds(l, v) {
-            let held = self.set_of(l);
-            errs.push(CheckError {
-                kind: ErrorKind::WrongValue,
-                site: Site::Alloc(i, k),
-                message: format!(
-                    "{i} operand {k} ({op}) reads {v2} from {a} at the {pos} point, but {a} holds {held}",
-                    v2 = op.vreg(),
-                    pos = if op.pos() == OperandPos::Early { "early" } else { "late" },
-                    held = describe_set(&held, c.f)
-                ),
-                read_nothing: held.is_empty(),
-            });
+        if !self.holds(l, op.vreg().index() as u32) {
+            self.wrong_value(c, i, k, op, a, errs);
         }
+    }
+
+    /// Reports operand `k` of `i`, which reads `a` where its vreg is not.
+    #[cold]
+    fn wrong_value(
+        &self,
+        c: &Ctx,
+        i: Inst,
+        k: usize,
+        op: Operand,
+        a: Allocation,
+        errs: &mut Vec<CheckError>,
+    ) {
+        let held = c.key(a).map(|l| self.set_of(l)).unwrap_or_default();
+        errs.push(CheckError {
+            kind: ErrorKind::WrongValue,
+            site: Site::Alloc(i, k),
+            message: format!(
+                "{i} operand {k} ({op}) reads {v2} from {a} at the {pos} point, but {a} holds {held}",
+                v2 = op.vreg(),
+                pos = if op.pos() == OperandPos::Early { "early" } else { "late" },
+                held = describe_set(&held, c.f)
+            ),
+            read_nothing: held.is_empty(),
+        });
     }
 }
