@@ -38,14 +38,18 @@ fn dominator_tree_matches_naive_dataflow() {
 
 #[test]
 fn liveness_matches_naive_walk() {
+    // Sets kept from function to function, as a checker keeps them.
+    let mut kept = liveness::Liveness::default();
     for seed in 0..2000 {
         let f = random_function(seed);
         let po = cfg::postorder(&f);
         let reference = liveness::naive(&f);
         let reach = cfg::reachable(&f);
+        kept.recompute_sparse(&f, &po);
         for (how, live) in [
             ("dense", liveness::compute(&f, &po)),
             ("sparse", liveness::compute_sparse(&f, &po)),
+            ("kept sparse", kept.clone()),
         ] {
             for b in f.blocks().filter(|b| reach[b.index()]) {
                 assert_eq!(

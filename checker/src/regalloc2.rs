@@ -19,7 +19,7 @@
 
 use crate::{CheckError, Checker};
 use ::regalloc2 as ra2;
-use allocator::ir::validate::{self, ValidationError};
+use allocator::ir::validate::{self, ValidationError, Validator};
 use allocator::{
     Allocation, Function, FunctionBuilder, Inst, InstPosition, MachineEnv, Move, Opcode, Operand,
     OperandConstraint, OperandKind, OperandPos, Output, PReg, PerClass, ProgPoint, RegClass,
@@ -82,7 +82,8 @@ struct MachineRead {
     /// answers about slots.
     from: ra2::MachineEnv,
     slots: SlotGeometry,
-    env: MachineEnv,
+    /// Our machine, and the function rules on it.
+    validator: Validator,
     /// The machine's rules broken ([`allocator::ir::validate::validate_machine`]).
     invalid: Vec<ValidationError>,
 }
@@ -94,7 +95,7 @@ impl MachineRead {
             from: env.clone(),
             slots,
             invalid: validate::validate_machine(&ours),
-            env: ours,
+            validator: Validator::new(&ours),
         }
     }
 
@@ -129,25 +130,26 @@ impl Ra2Checker {
         if !self.machine.as_ref().is_some_and(|m| m.is_of(env, &slots)) {
             self.machine = None;
         }
-        let machine = &*self
+        let machine = self
             .machine
             .get_or_insert_with(|| MachineRead::new(env, slots));
-        let unjudgeable = |f: &Function| {
-            let invalid = validate::validate_as_read(f, &machine.env);
+        let unjudgeable = |f: &Function, env: &MachineEnv| {
+            let invalid = validate::validate_as_read(f, env);
             (!invalid.is_empty())
                 .then(|| Rejection::Unjudgeable(invalid.into_iter().map(|e| e.message).collect()))
         };
-        let broken = validate::validate_read_function_but_dominance(f, &machine.env);
+        let broken = machine.validator.read_function_but_dominance(f);
+        let env = machine.validator.env();
         if !machine.invalid.is_empty() || !broken.is_empty() {
             // The full validation reports these and more.
-            return Err(unjudgeable(f).unwrap_or_else(|| {
+            return Err(unjudgeable(f, env).unwrap_or_else(|| {
                 Rejection::Unjudgeable(broken.into_iter().map(|e| e.message).collect())
             }));
         }
         read_output(f, out, &mut self.out);
-        let errs = self.checker.check(f, &machine.env, &self.out);
+        let errs = self.checker.check(f, env, &self.out);
         if !self.checker.uses_dominated() {
-            if let Some(r) = unjudgeable(f) {
+            if let Some(r) = unjudgeable(f, env) {
                 return Err(r);
             }
         }

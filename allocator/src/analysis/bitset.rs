@@ -103,33 +103,31 @@ impl SparseBitSet {
             }
             return changed;
         }
-        let mut merged = Vec::with_capacity(self.chunks.len() + other.chunks.len());
-        let (mut i, mut j) = (0, 0);
-        while i < self.chunks.len() || j < other.chunks.len() {
-            let a = self.chunks.get(i).copied();
-            let b = other.chunks.get(j).copied();
-            match (a, b) {
-                (Some(a), Some(b)) if a.0 == b.0 => {
-                    merged.push((a.0, a.1 | b.1));
-                    i += 1;
-                    j += 1;
+        // Merged in place from the back, into room for every chunk of
+        // both, so that the set keeps its storage; then closed up.
+        let (mut i, mut j) = (self.chunks.len(), other.chunks.len());
+        self.chunks.resize(i + j, (0, 0));
+        let mut w = self.chunks.len();
+        while j > 0 {
+            let b = other.chunks[j - 1];
+            w -= 1;
+            if i > 0 && self.chunks[i - 1].0 >= b.0 {
+                let a = self.chunks[i - 1];
+                i -= 1;
+                if a.0 == b.0 {
+                    self.chunks[w] = (a.0, a.1 | b.1);
+                    j -= 1;
+                } else {
+                    self.chunks[w] = a;
                 }
-                (Some(a), Some(b)) if a.0 < b.0 => {
-                    merged.push(a);
-                    i += 1;
-                }
-                (Some(a), None) => {
-                    merged.push(a);
-                    i += 1;
-                }
-                (_, Some(b)) => {
-                    merged.push(b);
-                    j += 1;
-                }
-                (None, None) => unreachable!(),
+            } else {
+                self.chunks[w] = b;
+                j -= 1;
             }
         }
-        self.chunks = merged;
+        // `chunks[..i]` are in place; the merged rest starts at `w`.
+        self.chunks.copy_within(w.., i);
+        self.chunks.truncate(self.chunks.len() - (w - i));
         self.check();
         true
     }

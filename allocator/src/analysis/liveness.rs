@@ -13,7 +13,7 @@ use crate::ir::function::Function;
 use crate::ir::index::{Block, VReg};
 
 /// Live-in and live-out vreg sets (by vreg index) for every block.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Liveness {
     pub live_in: Vec<SparseBitSet>,
     pub live_out: Vec<SparseBitSet>,
@@ -227,9 +227,33 @@ pub fn sparse_where(
     postorder: &[Block],
     param_read: impl Fn(VReg) -> bool,
 ) -> Liveness {
+    let mut l = Liveness::default();
+    solve_sparse(f, postorder, param_read, &mut l);
+    l
+}
+
+impl Liveness {
+    /// [`compute_sparse`] into this value's storage, for a caller that
+    /// solves one function after another (a checker inside a compiler):
+    /// each set keeps its room.
+    pub fn recompute_sparse(&mut self, f: &Function, postorder: &[Block]) {
+        solve_sparse(f, postorder, |_| true, self);
+    }
+}
+
+/// [`sparse_where`] into `l`, reusing its sets' storage.
+fn solve_sparse(
+    f: &Function,
+    postorder: &[Block],
+    param_read: impl Fn(VReg) -> bool,
+    l: &mut Liveness,
+) {
     let n = f.num_blocks();
-    let mut live_in = vec![SparseBitSet::new(); n];
-    let mut live_out = vec![SparseBitSet::new(); n];
+    let Liveness { live_in, live_out } = l;
+    for sets in [&mut *live_in, &mut *live_out] {
+        sets.iter_mut().for_each(SparseBitSet::clear);
+        sets.resize_with(n, SparseBitSet::new);
+    }
     let mut queued = vec![false; n];
     // Processing in postorder visits successors before predecessors, so an
     // acyclic CFG settles in one pass.
@@ -253,7 +277,6 @@ pub fn sparse_where(
             }
         }
     }
-    Liveness { live_in, live_out }
 }
 
 /// Turns the block's live-out set into its live-in set; a branch argument

@@ -104,15 +104,56 @@ pub fn validate_read_function_but_dominance(
     f: &Function,
     env: &MachineEnv,
 ) -> Vec<ValidationError> {
-    let mut errs = Vec::new();
-    validate_function(
-        f,
-        env,
-        Numbering::AsRead,
-        Dominance::LeftToCaller,
-        &mut errs,
-    );
-    errs
+    Validator::new(env).read_function_but_dominance(f)
+}
+
+/// [`validate_read_function_but_dominance`] kept for one machine, for a
+/// caller that validates one function after another on it (a checker
+/// inside a compiler): what the rules ask of the machine is found once, and
+/// the table of definitions keeps its storage from function to function.
+pub struct Validator {
+    env: MachineEnv,
+    facts: MachineFacts,
+    tables: Tables,
+}
+
+impl Validator {
+    /// A validator of functions on `env`, which it keeps.
+    pub fn new(env: &MachineEnv) -> Validator {
+        Validator {
+            env: env.clone(),
+            facts: MachineFacts::new(env),
+            tables: Tables::default(),
+        }
+    }
+
+    /// The machine it validates functions on.
+    pub fn env(&self) -> &MachineEnv {
+        &self.env
+    }
+
+    /// [`validate_read_function_but_dominance`] of `f` on the machine.
+    pub fn read_function_but_dominance(&mut self, f: &Function) -> Vec<ValidationError> {
+        let mut errs = Vec::new();
+        validate_function(
+            f,
+            &self.env,
+            &self.facts,
+            &mut self.tables,
+            Numbering::AsRead,
+            Dominance::LeftToCaller,
+            &mut errs,
+        );
+        errs
+    }
+}
+
+/// The storage of one validation of a function, which a [`Validator`]
+/// reuses: where each vreg is defined, and which vregs are mentioned.
+#[derive(Default)]
+struct Tables {
+    defs: DefTable,
+    mentioned: Vec<u64>,
 }
 
 /// Whether vreg indices must be dense from 0.
@@ -131,7 +172,15 @@ enum Dominance {
 
 fn validate_numbered(f: &Function, env: &MachineEnv, numbering: Numbering) -> Vec<ValidationError> {
     let mut errs = validate_machine(env);
-    validate_function(f, env, numbering, Dominance::Checked, &mut errs);
+    validate_function(
+        f,
+        env,
+        &MachineFacts::new(env),
+        &mut Tables::default(),
+        numbering,
+        Dominance::Checked,
+        &mut errs,
+    );
     errs
 }
 
@@ -267,6 +316,7 @@ impl DefSite {
 /// file naming vreg 16,777,215): an instruction index, or a block index with
 /// the top bit set for a parameter; the operand or parameter slot is found
 /// again by a scan when a message needs it.
+#[derive(Default)]
 struct DefTable {
     sites: Vec<u32>,
     /// The class each vreg's definition names it with.
@@ -315,6 +365,8 @@ impl DefTable {
 fn validate_function(
     f: &Function,
     env: &MachineEnv,
+    facts: &MachineFacts,
+    tables: &mut Tables,
     numbering: Numbering,
     dominance: Dominance,
     errs: &mut Vec<ValidationError>,
@@ -323,20 +375,21 @@ fn validate_function(
         errs.push(err(Site::Function, "the function has no blocks".into()));
         return;
     }
-    let facts = MachineFacts::new(env);
     let mut classes = ClassesUsed::default();
     let (mut blocks, mut edges, mut ssa, mut operands) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let n = f.num_vregs();
-    let mut defs = DefTable {
-        sites: vec![DefTable::NONE; n],
-        classes: vec![RegClass::Int; n],
-    };
-    let mut mentioned = vec![0u64; dense::words(n)];
+    let Tables { defs, mentioned } = tables;
+    defs.sites.clear();
+    defs.sites.resize(n, DefTable::NONE);
+    defs.classes.clear();
+    defs.classes.resize(n, RegClass::Int);
+    mentioned.clear();
+    mentioned.resize(dense::words(n), 0);
     // Records a definition of `v` (packed as the table stores it), or
     // reports the second one at `at`.
     let mut define = |v: VReg, packed: u32, at: Site, ssa: &mut Vec<ValidationError>| {
-        dense::insert(&mut mentioned, v.index());
+        dense::insert(mentioned, v.index());
         if defs.sites[v.index()] != DefTable::NONE {
             let first = defs.get(f, v).describe();
             ssa.push(err(at, format!("{v} is defined twice (first {first})")));
@@ -391,9 +444,9 @@ fn validate_function(
         }
     }
     errs.append(&mut edges);
-    check_uses(f, dom.as_ref(), &defs, &mut mentioned, &mut ssa);
+    check_uses(f, dom.as_ref(), defs, mentioned, &mut ssa);
     if numbering == Numbering::Dense {
-        check_dense(&mentioned, n, &mut ssa);
+        check_dense(mentioned, n, &mut ssa);
     }
     errs.append(&mut ssa);
     errs.append(&mut operands);

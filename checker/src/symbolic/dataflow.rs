@@ -90,13 +90,17 @@ pub struct Checker {
     /// Edits grouped by instruction: `by_inst[edit_start[i]..edit_start[i + 1]]`.
     edit_start: Vec<u32>,
     by_inst: Vec<(ProgPoint, u32)>,
-    /// Storage kept from check to check: the liveness rows, each block's
-    /// place in reverse postorder, the blocks due to run, and each block's
-    /// errors from its last run.
+    /// Storage kept from check to check: the liveness rows or sets, each
+    /// block's place in reverse postorder, the blocks due to run, and each
+    /// block's errors from its last run.
     rows: liveness::LiveRows,
+    sparse: liveness::Liveness,
     rpo_index: Vec<u32>,
     pending: Vec<bool>,
     block_errs: Vec<Vec<CheckError>>,
+    /// The last machine checked on and what it says of each register,
+    /// found again only when the machine changes.
+    roles: Option<(MachineEnv, Roles)>,
     /// Of the last function checked: every block reached from the entry,
     /// and no vreg live into the entry (see [`Checker::uses_dominated`]).
     uses_dominated: bool,
@@ -123,11 +127,12 @@ enum Pruning {
     Sparse,
 }
 
-/// The liveness that prunes boundary states: dense rows ([`Checker`]'s
-/// own) or sparse sets.
+/// The liveness that prunes boundary states: [`Checker`]'s dense rows or
+/// its sparse sets.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Live {
     Rows,
-    Sparse(liveness::Liveness),
+    Sparse,
 }
 
 impl Checker {
@@ -147,7 +152,12 @@ impl Checker {
             });
             return errs;
         }
-        structural(f, env, &Roles::new(env), out, &mut errs);
+        if !self.roles.as_ref().is_some_and(|(m, _)| m == env) {
+            self.roles = Some((env.clone(), Roles::new(env)));
+        }
+        if let Some((_, roles)) = &self.roles {
+            structural(f, env, roles, out, &mut errs);
+        }
         self.dataflow(f, env, out, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
@@ -273,12 +283,13 @@ impl Checker {
         let live = if rows && self.rows.recompute(f, &po) {
             Live::Rows
         } else {
-            Live::Sparse(liveness::compute_sparse(f, &po))
+            self.sparse.recompute_sparse(f, &po);
+            Live::Sparse
         };
         self.uses_dominated = po.len() == nb
             && match &live {
                 Live::Rows => self.rows.live_in(f.entry_block()).iter().all(|&w| w == 0),
-                Live::Sparse(l) => l.live_in[f.entry_block().index()].is_empty(),
+                Live::Sparse => self.sparse.live_in[f.entry_block().index()].is_empty(),
             };
         let mut rpo = po;
         rpo.reverse();
@@ -346,7 +357,7 @@ impl Checker {
                 run_errs.clear();
                 self.run_block(&ctx, b, &mut run_errs, &mut Quiet);
                 std::mem::swap(&mut block_errs[b.index()], &mut run_errs);
-                self.store(f, b, &live);
+                self.store(f, b, live);
                 if !self.reached[b.index()] || self.outs[b.index()] != self.next_out {
                     let outs = &mut self.outs[b.index()];
                     outs.clear();
@@ -513,12 +524,15 @@ impl Checker {
     /// Builds in `next_out` the state at the end of block `b`, restricted
     /// to the vregs live out of it and its branch arguments, and forgets the
     /// block's writes.
-    fn store(&mut self, f: &Function, b: Block, live: &Live) {
+    fn store(&mut self, f: &Function, b: Block, live: Live) {
+        // Rows overwrite every word; sparse sets write only theirs, onto
+        // marks left clear by the last store (a function big enough for
+        // sparse sets has thousands of words).
         match live {
             Live::Rows => self.marks.copy_from_slice(self.rows.live_out(b)),
-            Live::Sparse(l) => {
-                self.marks.fill(0);
-                for (w, bits) in l.live_out[b.index()].words() {
+            Live::Sparse => {
+                debug_assert!(self.marks.iter().all(|&w| w == 0));
+                for (w, bits) in self.sparse.live_out[b.index()].words() {
                     self.marks[w] = bits;
                 }
             }
@@ -530,6 +544,16 @@ impl Checker {
         }
         self.merge_out();
         self.forget_writes();
+        if live == Live::Sparse {
+            for (w, _) in self.sparse.live_out[b.index()].words() {
+                self.marks[w] = 0;
+            }
+            for t in 0..f.block_succs(b).len() {
+                for a in f.branch_args(b, t) {
+                    self.marks[a.index() / 64] = 0;
+                }
+            }
+        }
     }
 
     /// Drops the running block's writes: its state is its in-state again.

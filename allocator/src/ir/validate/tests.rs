@@ -179,3 +179,38 @@ fn but_dominance_leaves_only_reachability_and_dominance_out() {
         ["v1i is used by inst1, which defines it"]
     );
 }
+
+/// A validator kept for one machine judges each function as a fresh one
+/// does, whatever it judged before: functions of more and fewer vregs,
+/// valid and not, one after another.
+#[test]
+fn a_kept_validator_judges_as_a_fresh_one() {
+    let any = crate::OperandConstraint::Any;
+    // `n` vregs defined in block0 and read by its ret; `twice` defines v0
+    // a second time.
+    let build = |n: usize, twice: bool| {
+        let vs: Vec<_> = (0..n).map(|k| crate::VReg::new(k, RegClass::Int)).collect();
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        for &v in &vs {
+            b.inst(Opcode::Op, &[Operand::def(v, any)], &[], &[]);
+        }
+        if twice {
+            b.inst(Opcode::Op, &[Operand::def(vs[0], any)], &[], &[]);
+        }
+        let uses: Vec<_> = vs.iter().map(|&v| Operand::use_(v, any)).collect();
+        b.inst(Opcode::Ret, &uses, &[], &[]);
+        b.finish().unwrap()
+    };
+    let env = MachineEnv::simple(2);
+    let mut kept = Validator::new(&env);
+    assert_eq!(kept.env(), &env);
+    let mut invalid = 0;
+    for (n, twice) in [(5, false), (5, true), (2, false), (7, true), (5, false)] {
+        let f = build(n, twice);
+        let fresh = validate_read_function_but_dominance(&f, &env);
+        invalid += usize::from(!fresh.is_empty());
+        assert_eq!(kept.read_function_but_dominance(&f), fresh, "{n} {twice}");
+    }
+    assert_eq!(invalid, 2);
+}
