@@ -254,11 +254,14 @@ impl Checker {
         self.edge_scratch.reset(f.num_vregs());
         self.group_edits(f, out);
         let nb = f.num_blocks();
-        for s in self.ins.iter_mut().chain(self.outs.iter_mut()) {
-            s.clear();
+        // Block states keep their storage from check to check, past this
+        // function's last block too (a smaller function must not drop what
+        // the next bigger one reuses); each is written before it is read
+        // (`ins` before its block runs, `outs` before it is `reached`).
+        if self.ins.len() < nb {
+            self.ins.resize(nb, Vec::new());
+            self.outs.resize(nb, Vec::new());
         }
-        self.ins.resize(nb, Vec::new());
-        self.outs.resize(nb, Vec::new());
         self.from.clear();
         self.from.extend(f.blocks().map(|b| match f.block_preds(b) {
             [p] if b != f.entry_block() && f.block_params(b).is_empty() => p.index() as u32,
@@ -580,7 +583,7 @@ impl Checker {
             next_out,
             ..
         } = self;
-        touched.sort_unstable();
+        sort_locations(touched);
         let base = Self::in_of(ins, outs, from, *cur);
         let extra: usize = touched
             .iter()
@@ -657,6 +660,26 @@ impl Checker {
         );
         debug_assert!(v & MULTI == 0);
         self.set(l, v);
+    }
+}
+
+/// Sorts a block's touched locations: by insertion while they are few (a
+/// block writes a handful, a call's clobbers already in order), which
+/// costs a fraction of a general sort's set-up; by the library's sort
+/// beyond.
+fn sort_locations(ls: &mut [u32]) {
+    if ls.len() > 64 {
+        ls.sort_unstable();
+        return;
+    }
+    for k in 1..ls.len() {
+        let x = ls[k];
+        let mut j = k;
+        while j > 0 && ls[j - 1] > x {
+            ls[j] = ls[j - 1];
+            j -= 1;
+        }
+        ls[j] = x;
     }
 }
 
