@@ -28,32 +28,50 @@ impl Graph for Function {
 /// The blocks reachable from the entry, in postorder of an iterative
 /// depth-first search that visits successors in their listed order.
 pub fn postorder<G: Graph + ?Sized>(f: &G) -> Vec<Block> {
-    let n = f.num_blocks();
-    let mut order = Vec::with_capacity(n);
-    if n == 0 {
-        return order;
-    }
-    let mut visited = vec![false; n];
-    // (block, index of the next successor to visit)
-    let mut stack: Vec<(Block, usize)> = Vec::with_capacity(n);
-    stack.push((Block(0), 0));
-    visited[0] = true;
-    while let Some(top) = stack.last_mut() {
-        let (b, next) = *top;
-        let succs = f.succs(b);
-        if next < succs.len() {
-            top.1 += 1;
-            let s = succs[next];
-            if !visited[s.index()] {
-                visited[s.index()] = true;
-                stack.push((s, 0));
+    let mut order = Vec::with_capacity(f.num_blocks());
+    Dfs::default().postorder_into(f, &mut order);
+    order
+}
+
+/// The scratch of [`postorder`]'s search, kept by a caller that orders one
+/// function after another (a checker inside a compiler).
+#[derive(Default)]
+pub struct Dfs {
+    visited: Vec<bool>,
+    /// (block, index of the next successor to visit)
+    stack: Vec<(Block, usize)>,
+}
+
+impl Dfs {
+    /// [`postorder`] of `f` into `order`, which is cleared first.
+    pub fn postorder_into<G: Graph + ?Sized>(&mut self, f: &G, order: &mut Vec<Block>) {
+        order.clear();
+        let n = f.num_blocks();
+        if n == 0 {
+            return;
+        }
+        let Dfs { visited, stack } = self;
+        visited.clear();
+        visited.resize(n, false);
+        stack.clear();
+        stack.push((Block(0), 0));
+        visited[0] = true;
+        while let Some(top) = stack.last_mut() {
+            let (b, next) = *top;
+            let succs = f.succs(b);
+            if next < succs.len() {
+                top.1 += 1;
+                let s = succs[next];
+                if !visited[s.index()] {
+                    visited[s.index()] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                order.push(b);
+                stack.pop();
             }
-        } else {
-            order.push(b);
-            stack.pop();
         }
     }
-    order
 }
 
 /// The reachable blocks in reverse postorder (the entry first).

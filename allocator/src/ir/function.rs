@@ -253,7 +253,15 @@ impl Function {
     /// Each vreg's class, from its definition (a parameter or a def
     /// operand); `Int` for an index nothing defines.
     pub fn vreg_classes(&self) -> Vec<RegClass> {
-        let mut class = vec![RegClass::Int; self.num_vregs()];
+        let mut class = Vec::new();
+        self.vreg_classes_into(&mut class);
+        class
+    }
+
+    /// [`Function::vreg_classes`] into `class`'s storage.
+    pub fn vreg_classes_into(&self, class: &mut Vec<RegClass>) {
+        class.clear();
+        class.resize(self.num_vregs(), RegClass::Int);
         for &p in &self.block_params {
             class[p.index()] = p.class();
         }
@@ -262,7 +270,6 @@ impl Function {
                 class[op.vreg().index()] = op.class();
             }
         }
-        class
     }
 
     /// The arguments block `b` passes to its `succ_idx`-th successor.

@@ -671,6 +671,20 @@ fn check_operands(
         }
         clobbered.insert(r);
     }
+    // Only these constraints have rules of their own; most instructions
+    // have none of them.
+    let ruled = |c| {
+        matches!(
+            c,
+            OperandConstraint::NonAlloc(_)
+                | OperandConstraint::FixedReg(_)
+                | OperandConstraint::Reuse(_)
+                | OperandConstraint::Limit(_)
+        )
+    };
+    if !ops.iter().any(|op| ruled(op.constraint())) {
+        return;
+    }
     // Registers named by nonalloc operands: no fixed operand may use them.
     let named: PRegSet = {
         let mut n = PRegSet::empty();

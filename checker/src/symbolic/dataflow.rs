@@ -8,7 +8,7 @@ use super::error::{describe_set, CheckError, ErrorKind};
 use super::observe::{Observe, Quiet, TracePoint};
 use super::structural::{site_order, structural, Roles};
 use allocator::analysis::bitset::dense;
-use allocator::analysis::cfg::postorder;
+use allocator::analysis::cfg::Dfs;
 use allocator::analysis::liveness;
 use allocator::counting_sort::counting_sort;
 use allocator::ir::validate::Site;
@@ -91,10 +91,14 @@ pub struct Checker {
     edit_start: Vec<u32>,
     by_inst: Vec<(ProgPoint, u32)>,
     /// Storage kept from check to check: the liveness rows or sets, each
-    /// block's place in reverse postorder, the blocks due to run, and each
-    /// block's errors from its last run.
+    /// block's place in reverse postorder, the blocks due to run, each
+    /// block's errors from its last run, the search that orders the blocks
+    /// and its order, and each vreg's class.
     rows: liveness::LiveRows,
     sparse: liveness::Liveness,
+    dfs: Dfs,
+    order: Vec<Block>,
+    vclass: Vec<RegClass>,
     rpo_index: Vec<u32>,
     pending: Vec<bool>,
     block_errs: Vec<Vec<CheckError>>,
@@ -274,7 +278,8 @@ impl Checker {
         // and its branch arguments: a location whose vregs are all dead can
         // neither satisfy nor fail a later use. This keeps the
         // states small whatever the allocator leaves lying around.
-        let po = postorder(f);
+        let mut po = std::mem::take(&mut self.order);
+        self.dfs.postorder_into(f, &mut po);
         let rows = match self.pruning {
             Pruning::Cheaper => {
                 f.num_blocks().saturating_mul(dense::words(f.num_vregs()))
@@ -319,11 +324,12 @@ impl Checker {
         let mut run_errs = Vec::new();
         // The class of every vreg, for a machine whose values fill several
         // slots: a write to a slot cuts the values whose slots it overlaps.
-        let vclass = if env.slots.is_unit() {
-            Vec::new()
+        let mut vclass = std::mem::take(&mut self.vclass);
+        if env.slots.is_unit() {
+            vclass.clear();
         } else {
-            f.vreg_classes()
-        };
+            f.vreg_classes_into(&mut vclass);
+        }
         let ctx = Ctx {
             f,
             out,
@@ -378,6 +384,8 @@ impl Checker {
         self.rpo_index = rpo_index;
         self.pending = pending;
         self.block_errs = block_errs;
+        self.order = rpo;
+        self.vclass = vclass;
     }
 
     /// Builds in `acc` the meet over `b`'s incoming edges of the reached

@@ -1,4 +1,5 @@
 use super::*;
+use allocator::analysis::cfg::postorder;
 use allocator::Allocator;
 
 /// The documented invariant that keeps states small: a block's
