@@ -405,7 +405,17 @@ impl Checker {
         let mut first = b != f.entry_block();
         let params = f.block_params(b);
         edge_scratch.bind_params(params);
-        for &p in f.block_preds(b) {
+        // The meet starts from the smallest out-state: the larger ones are
+        // then searched per pair of the meet rather than passed over (a
+        // switch's target meets hundreds of states of every size).
+        let preds = f.block_preds(b);
+        let smallest = preds
+            .iter()
+            .copied()
+            .filter(|p| first && reached[p.index()])
+            .min_by_key(|p| outs[p.index()].len());
+        let rest = preds.iter().copied().filter(|&p| Some(p) != smallest);
+        for p in smallest.into_iter().chain(rest) {
             if !reached[p.index()] {
                 continue;
             }
