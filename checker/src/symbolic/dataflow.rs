@@ -322,13 +322,15 @@ impl Checker {
         debug_assert!(block_errs.iter().all(Vec::is_empty));
         block_errs.resize(nb, Vec::new());
         let mut run_errs = Vec::new();
-        // The class of every vreg, for a machine whose values fill several
-        // slots: a write to a slot cuts the values whose slots it overlaps.
+        // The class of every vreg, for an allocation that puts values filling
+        // several slots in slots: a write to a slot cuts the values whose
+        // slots it overlaps. Without such values no write overlaps another
+        // value, and no class is needed.
         let mut vclass = std::mem::take(&mut self.vclass);
-        if env.slots.is_unit() {
-            vclass.clear();
-        } else {
+        if wide_values_in_slots(f, env, out) {
             f.vreg_classes_into(&mut vclass);
+        } else {
+            vclass.clear();
         }
         let ctx = Ctx {
             f,
@@ -679,6 +681,27 @@ impl Checker {
         debug_assert!(v & MULTI == 0);
         self.set(l, v);
     }
+}
+
+/// Whether the allocation writes a value of a class that fills several
+/// slots to a slot: a def there, or a move there from such a register.
+/// Only such a write puts a value in a slot (a move from a slot copies
+/// one already there), so without any, every slot value fills one slot
+/// and a write to one slot overlaps no other.
+fn wide_values_in_slots(f: &Function, env: &MachineEnv, out: &Output) -> bool {
+    let wide = |c: RegClass| env.slots.size(c) > 1;
+    if env.slots.is_unit() {
+        return false;
+    }
+    let defs = f.insts().any(|i| {
+        f.inst_operands(i)
+            .iter()
+            .zip(out.inst_allocs(f, i))
+            .any(|(op, a)| op.is_def() && matches!(a, Allocation::Stack(_)) && wide(op.class()))
+    });
+    defs || out.edits.iter().any(|(_, m)| {
+        matches!((m.from, m.to), (Allocation::Reg(r), Allocation::Stack(_)) if wide(r.class()))
+    })
 }
 
 /// Sorts a block's touched locations: by insertion while they are few (a

@@ -100,3 +100,32 @@ fn a_kept_checker_judges_as_a_fresh_one() {
     }
     assert!(wrong > 5, "{wrong} wrong allocations");
 }
+
+/// Slot writes cut overlapped values only when some value filling several
+/// slots is written to a slot: a wide register moved there or a wide def
+/// allocated there (inside), not a narrow value in a slot beside wide ones
+/// in registers, nor a wide value read back from a slot (just outside).
+#[test]
+fn only_wide_values_written_to_slots_need_cuts() {
+    let text = std::fs::read_to_string(
+        allocator::fixtures::repo_root()
+            .join("tests/cases/check/wrong_value_write_overlaps_wide_slot.ra"),
+    )
+    .unwrap();
+    let wide = |src: &str| {
+        let (case, _) = allocator::ir::text::parse(src.as_bytes()).expect("parses");
+        let out = case.output.expect("has an allocation");
+        wide_values_in_slots(&case.func, &case.machine, &out)
+    };
+    assert!(wide(&text), "a wide register moved to a slot");
+    let narrow_only = text
+        .replace("  edit after inst0: p0f -> stack0\n", "")
+        .replace("  edit before inst3: stack0 -> p0f\n", "");
+    assert!(!wide(&narrow_only), "only a narrow value in a slot");
+    let read_back = text.replace("  edit after inst0: p0f -> stack0\n", "");
+    assert!(!wide(&read_back), "a wide value only read from a slot");
+    let def_in_slot = narrow_only.replace("  inst1: p0f p0i", "  inst1: stack0 p0i");
+    assert!(wide(&def_in_slot), "a wide def allocated to a slot");
+    let unit = text.replace(" slot_size 2", "");
+    assert!(!wide(&unit), "every value fills one slot");
+}
