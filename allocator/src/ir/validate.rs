@@ -429,7 +429,7 @@ fn validate_function(
                     define(op.vreg(), i.0, Site::Operand(i, k), &mut ssa);
                 }
             }
-            check_operands(f, &facts, env, i, &mut operands);
+            check_operands(f, facts, env, i, &mut operands);
         }
     }
     classes.report(env, errs);
