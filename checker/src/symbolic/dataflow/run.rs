@@ -211,21 +211,15 @@ impl Checker {
     ) {
         let Some(l) = c.key(a) else { return };
         if !self.holds(l, op.vreg().index() as u32) {
-            self.wrong_value(c, i, k, op, a, errs);
+            self.wrong_value(c, i, k, errs);
         }
     }
 
-    /// Reports operand `k` of `i`, which reads `a` where its vreg is not.
+    /// Reports operand `k` of `i`, which reads a location its vreg is not in.
     #[cold]
-    fn wrong_value(
-        &self,
-        c: &Ctx,
-        i: Inst,
-        k: usize,
-        op: Operand,
-        a: Allocation,
-        errs: &mut Vec<CheckError>,
-    ) {
+    fn wrong_value(&self, c: &Ctx, i: Inst, k: usize, errs: &mut Vec<CheckError>) {
+        let op = c.f.inst_operands(i)[k];
+        let a = c.out.allocs[c.f.inst_operand_range(i)][k];
         let held = c.key(a).map(|l| self.set_of(l)).unwrap_or_default();
         errs.push(CheckError {
             kind: ErrorKind::WrongValue,
