@@ -611,8 +611,12 @@ impl Checker {
             .sum();
         // Written by index into room for everything, then cut: a kept pair
         // advances the end, a dropped one is overwritten (no branch per pair).
-        next_out.clear();
-        next_out.resize(base.len() + extra, 0);
+        // Every slot is written before it is read, so the room is only grown
+        // (what the last state left there needs no zeroing).
+        let room = base.len() + extra;
+        if next_out.len() < room {
+            next_out.resize(room, 0);
+        }
         let (mut i, mut w) = (0, 0);
         for &l in touched.iter() {
             let start = i;
