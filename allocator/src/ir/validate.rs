@@ -22,57 +22,13 @@ use crate::analysis::cfg::effective_preds;
 use crate::analysis::domtree::DomTree;
 use crate::ir::function::{Function, Opcode};
 use crate::ir::index::{Block, Inst, PRegSet, RegClass, VReg};
-use crate::ir::machine::{MachineEnv, PRegRole};
-use crate::ir::operand::{OperandConstraint, OperandPos};
-use std::fmt;
+use crate::ir::machine::MachineEnv;
+use error::err;
+pub use error::{MachineList, Site, ValidationError};
+use operands::{check_operands, MachineFacts};
 
-/// The four register lists of a machine line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MachineList {
-    Preferred = 0,
-    NonPreferred = 1,
-    Scratch = 2,
-    FixedStack = 3,
-}
-
-/// Where in a case an error is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Site {
-    Machine,
-    MachineClass(RegClass),
-    MachineReg {
-        class: RegClass,
-        list: MachineList,
-        index: usize,
-    },
-    Function,
-    Block(Block),
-    BlockParam(Block, usize),
-    Inst(Inst),
-    Operand(Inst, usize),
-    Clobber(Inst, usize),
-    /// The `t`-th target of a branch.
-    Target(Inst, usize),
-    /// Argument `k` of target `t`.
-    BranchArg(Inst, usize, usize),
-    /// The allocation of operand `k` of an instruction.
-    Alloc(Inst, usize),
-    /// The `e`-th edit of an allocation.
-    Edit(usize),
-}
-
-/// One broken rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValidationError {
-    pub site: Site,
-    pub message: String,
-}
-
-impl fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
+mod error;
+mod operands;
 
 /// Checks the machine and the function; returns every error found (empty
 /// when the case is valid). Never panics on a structurally sound function.
@@ -220,39 +176,6 @@ impl ClassesUsed {
     }
 }
 
-/// What the operand rules ask of the machine, found once per validation
-/// instead of by a scan of its lists at every operand.
-struct MachineFacts {
-    /// Registers whose role is not [`PRegRole::NonAllocatable`].
-    listed: PRegSet,
-    /// Registers whose role is [`PRegRole::Scratch`].
-    scratch: PRegSet,
-    /// Per class, the lowest hardware number of an allocatable register
-    /// (`usize::MAX` when there is none).
-    lowest_allocatable: [usize; 3],
-}
-
-impl MachineFacts {
-    fn new(env: &MachineEnv) -> MachineFacts {
-        let mut scratch = PRegSet::empty();
-        for r in env.scratch.iter().flatten() {
-            if env.role(*r) == PRegRole::Scratch {
-                scratch.insert(*r);
-            }
-        }
-        MachineFacts {
-            listed: env.listed_set(),
-            scratch,
-            lowest_allocatable: RegClass::ALL.map(|c| {
-                env.allocatable(c)
-                    .map(|r| r.hw())
-                    .min()
-                    .unwrap_or(usize::MAX)
-            }),
-        }
-    }
-}
-
 /// The machine rules: registers of the line's class, each listed once.
 pub fn validate_machine(env: &MachineEnv) -> Vec<ValidationError> {
     let mut errs = Vec::new();
@@ -288,10 +211,6 @@ pub fn validate_machine(env: &MachineEnv) -> Vec<ValidationError> {
         }
     }
     errs
-}
-
-fn err(site: Site, message: String) -> ValidationError {
-    ValidationError { site, message }
 }
 
 /// Where a vreg is defined.
@@ -647,180 +566,6 @@ fn check_dense(mentioned: &[u64], n: usize, errs: &mut Vec<ValidationError>) {
             Site::Function,
             format!("{what} (vreg indices must be dense from 0)"),
         ));
-    }
-}
-
-/// Constraints against the machine and against each other within one
-/// instruction.
-fn check_operands(
-    f: &Function,
-    facts: &MachineFacts,
-    env: &MachineEnv,
-    i: Inst,
-    errs: &mut Vec<ValidationError>,
-) {
-    let ops = f.inst_operands(i);
-    let clobbers = f.inst_clobbers(i);
-    let mut clobbered = PRegSet::empty();
-    for (k, &r) in clobbers.iter().enumerate() {
-        if clobbered.contains(r) {
-            errs.push(err(
-                Site::Clobber(i, k),
-                format!("{r} is clobbered twice by {i}"),
-            ));
-        }
-        clobbered.insert(r);
-    }
-    // Only these constraints have rules of their own; most instructions
-    // have none of them.
-    let ruled = |c| {
-        matches!(
-            c,
-            OperandConstraint::NonAlloc(_)
-                | OperandConstraint::FixedReg(_)
-                | OperandConstraint::Reuse(_)
-                | OperandConstraint::Limit(_)
-        )
-    };
-    if !ops.iter().any(|op| ruled(op.constraint())) {
-        return;
-    }
-    // Registers named by nonalloc operands: no fixed operand may use them.
-    let named: PRegSet = {
-        let mut n = PRegSet::empty();
-        for op in ops {
-            if let OperandConstraint::NonAlloc(r) = op.constraint() {
-                n.insert(r);
-            }
-        }
-        n
-    };
-    // Fixed registers claimed at the early and the late point (by whom is
-    // looked up again only for a message).
-    let mut claimed = [PRegSet::empty(), PRegSet::empty()];
-    for (k, op) in ops.iter().enumerate() {
-        let site = Site::Operand(i, k);
-        match op.constraint() {
-            OperandConstraint::NonAlloc(r) if facts.listed.contains(r) => {
-                errs.push(err(
-                    site,
-                    format!(
-                        "nonalloc({r}) names a register the machine lists ({}); nonalloc is for registers in no list",
-                        role_name(env.role(r))
-                    ),
-                ));
-            }
-            OperandConstraint::FixedReg(r) => {
-                let v = op.vreg();
-                if r.class() != v.class() {
-                    errs.push(err(
-                        site,
-                        format!(
-                            "fixed({r}) names a {} register for {v}, of class {}",
-                            r.class(),
-                            v.class()
-                        ),
-                    ));
-                }
-                if named.contains(r) {
-                    errs.push(err(
-                        site,
-                        format!("fixed({r}) names a register that a nonalloc operand of {i} names directly"),
-                    ));
-                }
-                if facts.scratch.contains(r) {
-                    errs.push(err(
-                        site,
-                        format!(
-                            "fixed({r}) names the scratch register, which belongs to the allocator"
-                        ),
-                    ));
-                }
-                let point = op.pos() as usize;
-                if claimed[point].contains(r) {
-                    let first = ops[..k]
-                        .iter()
-                        .position(|o| {
-                            o.pos() == op.pos() && o.constraint() == OperandConstraint::FixedReg(r)
-                        })
-                        .unwrap_or(0);
-                    let at = match op.pos() {
-                        OperandPos::Early => "early",
-                        OperandPos::Late => "late",
-                    };
-                    errs.push(err(
-                        site,
-                        format!("operands {first} and {k} of {i} both need {r} at the {at} point"),
-                    ));
-                } else {
-                    claimed[point].insert(r);
-                }
-                if op.is_def() && clobbered.contains(r) {
-                    errs.push(err(
-                        site,
-                        format!("the def of {v} is fixed to {r}, which {i} clobbers"),
-                    ));
-                }
-            }
-            OperandConstraint::Reuse(target) => {
-                let v = op.vreg();
-                if !op.is_def() {
-                    errs.push(err(site, "reuse is for defs only".into()));
-                } else if target >= ops.len() {
-                    errs.push(err(
-                        site,
-                        format!(
-                            "reuse({target}) names operand {target}, but {i} has {} operands",
-                            ops.len()
-                        ),
-                    ));
-                } else if !ops[target].is_use() {
-                    errs.push(err(
-                        site,
-                        format!("reuse({target}) must name a use, but operand {target} of {i} is not one"),
-                    ));
-                } else if ops[target].class() != v.class() {
-                    errs.push(err(
-                        site,
-                        format!(
-                            "reuse({target}) names a use of class {}, but {v} is of class {}",
-                            ops[target].class(),
-                            v.class()
-                        ),
-                    ));
-                } else if let Some(j) = ops[..k]
-                    .iter()
-                    .position(|o| o.is_def() && o.constraint() == OperandConstraint::Reuse(target))
-                {
-                    errs.push(err(
-                        site,
-                        format!(
-                            "operands {j} and {k} of {i} both reuse operand {target}: two defs cannot both take one input's location"
-                        ),
-                    ));
-                }
-            }
-            OperandConstraint::Limit(n) => {
-                let class = op.class();
-                if facts.lowest_allocatable[class.index()] >= n as usize {
-                    errs.push(err(
-                        site,
-                        format!("limit({n}) admits no allocatable {class} register (none has a number below {n})"),
-                    ));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-fn role_name(r: PRegRole) -> &'static str {
-    match r {
-        PRegRole::Preferred => "preferred",
-        PRegRole::NonPreferred => "nonpreferred",
-        PRegRole::Scratch => "scratch",
-        PRegRole::FixedStack => "fixed_stack",
-        PRegRole::NonAllocatable => "none",
     }
 }
 

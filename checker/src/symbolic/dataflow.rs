@@ -156,12 +156,11 @@ impl Checker {
             });
             return errs;
         }
-        if !self.roles.as_ref().is_some_and(|(m, _)| m == env) {
-            self.roles = Some((env.clone(), Roles::new(env)));
-        }
-        if let Some((_, roles)) = &self.roles {
-            structural(f, env, roles, out, &mut errs);
-        }
+        let roles = match &mut self.roles {
+            Some((m, roles)) if m == env => roles,
+            kept => &mut kept.insert((env.clone(), Roles::new(env))).1,
+        };
+        structural(f, env, roles, out, &mut errs);
         self.dataflow(f, env, out, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
