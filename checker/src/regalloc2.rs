@@ -8,8 +8,9 @@
 //! names what regalloc2 and the compiler's own dumps call them), validated
 //! with every rule but dense vreg indices
 //! ([`allocator::ir::validate::validate_as_read`]; Cranelift's vregs start
-//! at 192), and checked as any allocation is; reachability and dominance
-//! are proved from the checker's liveness rather than a dominator tree
+//! at 192), and checked as any allocation is; reachability, definedness
+//! and dominance are proved from the checker's liveness rather than a
+//! dominator tree and a walk over the uses
 //! (see [`Ra2Checker::check`]). [`function`], which makes a
 //! case of it, numbers the vregs densely, as the text format wants.
 //! The output is read as regalloc2's clients read it: moves from a location
@@ -111,11 +112,11 @@ impl MachineRead {
 impl Ra2Checker {
     /// Checks `out`, regalloc2's allocation of `func` on `env`.
     ///
-    /// The function is validated by every rule but reachability and
-    /// dominance, which the checker's own liveness proves in passing
-    /// ([`Checker::uses_dominated`]); only when it does not are they checked
-    /// with a dominator tree, so that an unjudgeable function is reported
-    /// with the validator's every reason, as ever.
+    /// The function is validated by every rule but reachability,
+    /// definedness and dominance, which the checker's own liveness proves in
+    /// passing ([`Checker::uses_dominated`]); only when it does not are they
+    /// checked by the full validator, so that an unjudgeable function is
+    /// reported with the validator's every reason, as ever.
     pub fn check<F: ra2::Function + ?Sized>(
         &mut self,
         func: &F,

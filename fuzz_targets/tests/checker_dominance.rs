@@ -1,7 +1,7 @@
-//! The entry point over regalloc2's types proves reachability and
-//! dominance from the checker's liveness instead of a dominator tree
-//! (`Checker::uses_dominated`): on functions one vreg name away from valid
-//! cases, the proof agrees with the validator's dominator tree every time,
+//! The entry point over regalloc2's types proves reachability, definedness
+//! and dominance from the checker's liveness instead of a dominator tree and
+//! a walk over the uses (`Checker::uses_dominated`): on functions one vreg
+//! name away from valid cases, the proof agrees with the validator every time,
 //! whichever liveness the checker takes and with real locations as with
 //! none, and the entry point refuses as unjudgeable, with the validator's
 //! every reason, exactly the functions the validator refuses. It also reads

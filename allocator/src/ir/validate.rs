@@ -46,16 +46,25 @@ pub fn validate_as_read(f: &Function, env: &MachineEnv) -> Vec<ValidationError> 
     validate_numbered(f, env, Numbering::AsRead)
 }
 
-/// The function's rules of [`validate_as_read`] but two, for a caller
-/// that has validated the machine ([`validate_machine`]) and proves the two
-/// from facts of its own at less cost than a dominator tree: every block
-/// reachable from the entry, and every use dominated by its definition.
-/// Given the other rules (one definition per vreg), the two hold exactly
-/// when a postorder from the entry holds every block and no vreg is live
-/// into the entry: a use that a path from the entry reaches without passing
-/// the definition makes its vreg live there, and only such a use does. The
-/// symbolic checker, which computes both, proves them so for its entry
-/// point over regalloc2's types.
+/// The function's rules of [`validate_as_read`] but three, for a caller
+/// that has validated the machine ([`validate_machine`]) and proves the
+/// three from facts of its own at less cost than a dominator tree and a
+/// second walk over the uses: every block reachable from the entry, every
+/// use defined, and every use dominated by its definition (so not read by
+/// the instruction that defines it). Given the other rules (one definition
+/// per vreg), the three hold exactly when a postorder from the entry holds
+/// every block and no vreg is live into the entry: a use that a path from
+/// the entry reaches without passing a definition makes its vreg live
+/// there, and only such a use does. The symbolic checker, which computes
+/// both, proves them so for its entry point over regalloc2's types.
+///
+/// Of the rules a use breaks, two are left: its class must be its
+/// definition's, and a branch argument defined by the branch itself needs
+/// a target with no other predecessor. The walk that records the
+/// definitions notes each vreg's class where it is first named and whether
+/// a branch passes a value it defines; only when a vreg is named with two
+/// classes, or a branch passes its own def, are the uses walked again for
+/// them.
 pub fn validate_read_function_but_dominance(
     f: &Function,
     env: &MachineEnv,
@@ -105,12 +114,18 @@ impl Validator {
 }
 
 /// The storage of one validation of a function, which a [`Validator`]
-/// reuses: where each vreg is defined, and which vregs are mentioned.
+/// reuses: where each vreg is defined, which vregs are mentioned, and (when
+/// dominance is left to the caller) the class each vreg is first named
+/// with.
 #[derive(Default)]
 struct Tables {
     defs: DefTable,
     mentioned: Vec<u64>,
+    first_class: Vec<u8>,
 }
+
+/// In [`Tables`]' `first_class`: a vreg not named yet.
+const UNNAMED: u8 = u8::MAX;
 
 /// Whether vreg indices must be dense from 0.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -119,7 +134,8 @@ enum Numbering {
     AsRead,
 }
 
-/// Whether reachability and dominance are checked here or by the caller.
+/// Whether reachability, definedness and dominance are checked here or by
+/// the caller.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Dominance {
     Checked,
@@ -298,17 +314,45 @@ fn validate_function(
     let (mut blocks, mut edges, mut ssa, mut operands) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let n = f.num_vregs();
-    let Tables { defs, mentioned } = tables;
+    let Tables {
+        defs,
+        mentioned,
+        first_class,
+    } = tables;
     defs.sites.clear();
     defs.sites.resize(n, DefTable::NONE);
     defs.classes.clear();
     defs.classes.resize(n, RegClass::Int);
     mentioned.clear();
-    mentioned.resize(dense::words(n), 0);
+    let dense_numbering = numbering == Numbering::Dense;
+    if dense_numbering {
+        mentioned.resize(dense::words(n), 0);
+    }
+    // With dominance left to the caller, the uses are walked again only
+    // when a vreg is named with two classes or a branch passes its own def
+    // (see [`validate_read_function_but_dominance`]).
+    let left = dominance == Dominance::LeftToCaller;
+    first_class.clear();
+    if left {
+        first_class.resize(n, UNNAMED);
+    }
+    let mut uses_to_walk = !left;
+    let mut name = |v: VReg, uses_to_walk: &mut bool| {
+        if left {
+            let c = &mut first_class[v.index()];
+            if *c == UNNAMED {
+                *c = v.class() as u8;
+            } else if *c != v.class() as u8 {
+                *uses_to_walk = true;
+            }
+        }
+    };
     // Records a definition of `v` (packed as the table stores it), or
     // reports the second one at `at`.
     let mut define = |v: VReg, packed: u32, at: Site, ssa: &mut Vec<ValidationError>| {
-        dense::insert(mentioned, v.index());
+        if dense_numbering {
+            dense::insert(mentioned, v.index());
+        }
         if defs.sites[v.index()] != DefTable::NONE {
             let first = defs.get(f, v).describe();
             ssa.push(err(at, format!("{v} is defined twice (first {first})")));
@@ -326,6 +370,7 @@ fn validate_function(
     for b in f.blocks() {
         for (k, &v) in f.block_params(b).iter().enumerate() {
             classes.param(v);
+            name(v, &mut uses_to_walk);
             define(v, DefTable::PARAM | b.0, Site::BlockParam(b, k), &mut ssa);
         }
         let insts = f.block_insts(b);
@@ -339,13 +384,28 @@ fn validate_function(
         for i in insts.iter() {
             check_terminator(f, b, i, i == insts.last(), &mut blocks);
             check_targets(f, b, i, i == insts.last(), &mut edges);
-            for (k, op) in f.inst_operands(i).iter().enumerate() {
+            let ops = f.inst_operands(i);
+            let mut defines = false;
+            for (k, op) in ops.iter().enumerate() {
                 if op.is_nonalloc() {
                     continue;
                 }
                 classes.operand(op.vreg());
+                name(op.vreg(), &mut uses_to_walk);
                 if op.is_def() {
+                    defines = true;
                     define(op.vreg(), i.0, Site::Operand(i, k), &mut ssa);
+                }
+            }
+            if left {
+                // A branch with defs of its own (a jump table's temporary)
+                // passes one of them only rarely.
+                let own = |a: VReg| ops.iter().any(|op| op.is_def() && op.vreg() == a);
+                for t in 0..f.num_targets(i) {
+                    for &a in f.target(i, t).1 {
+                        name(a, &mut uses_to_walk);
+                        uses_to_walk |= defines && own(a);
+                    }
                 }
             }
             check_operands(f, facts, env, i, &mut operands);
@@ -363,8 +423,10 @@ fn validate_function(
         }
     }
     errs.append(&mut edges);
-    check_uses(f, dom.as_ref(), defs, mentioned, &mut ssa);
-    if numbering == Numbering::Dense {
+    if uses_to_walk {
+        check_uses(f, dom.as_ref(), left, defs, mentioned, &mut ssa);
+    }
+    if dense_numbering {
         check_dense(mentioned, n, &mut ssa);
     }
     errs.append(&mut ssa);
@@ -452,10 +514,14 @@ fn check_targets(f: &Function, b: Block, i: Inst, last: bool, errs: &mut Vec<Val
 }
 
 /// Every use defined, with its definition's class, and dominated by it
-/// when `dom` is given (`defs` holds every definition).
+/// when `dom` is given (`defs` holds every definition); with `left`,
+/// definedness is the caller's too, and only a defined use's class and a
+/// branch argument the branch defines are judged. `mentioned` is marked
+/// when it has room (dense numbering).
 fn check_uses(
     f: &Function,
     dom: Option<&DomTree>,
+    left: bool,
     defs: &DefTable,
     mentioned: &mut [u64],
     errs: &mut Vec<ValidationError>,
@@ -468,10 +534,14 @@ fn check_uses(
                          arg: Option<Block>,
                          at: Site,
                          errs: &mut Vec<ValidationError>| {
-        dense::insert(mentioned, v.index());
+        if !mentioned.is_empty() {
+            dense::insert(mentioned, v.index());
+        }
         let site = defs.sites[v.index()];
         if site == DefTable::NONE {
-            errs.push(err(at, format!("{v} is used but never defined")));
+            if !left {
+                errs.push(err(at, format!("{v} is used but never defined")));
+            }
             return;
         }
         if defs.classes[v.index()] != v.class() {
@@ -492,6 +562,7 @@ fn check_uses(
         }
         if site == ui.0 {
             let msg = match arg {
+                None if left => return,
                 None => format!("{v} is used by {ui}, which defines it"),
                 Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
                     "branch argument {v} is defined by the branch itself, but {t} has \

@@ -169,12 +169,13 @@ impl Checker {
     /// Whether, in the function of the last [`Checker::check`], every block
     /// is reached from the entry and no vreg is live into the entry; `false`
     /// also when that check ended before its liveness (an allocation with the
-    /// wrong number of operands). Given one definition per vreg, this is
-    /// whether every use is dominated by its definition: a use that a path
-    /// from the entry reaches without passing the definition makes its vreg
-    /// live into the entry, and only such a use does. The entry point over
-    /// regalloc2's types checks dominance so, with no dominator tree of its
-    /// own ([`allocator::ir::validate::validate_read_function_but_dominance`]);
+    /// wrong number of operands). Given at most one definition per vreg,
+    /// this is whether every use is defined and dominated by its definition:
+    /// a use that a path from the entry reaches without passing a definition
+    /// makes its vreg live into the entry, and only such a use does. The
+    /// entry point over regalloc2's types checks definedness and dominance
+    /// so, with no dominator tree or walk over the uses of its own
+    /// ([`allocator::ir::validate::validate_read_function_but_dominance`]);
     /// the checker itself needs no dominance to run, and a use no definition
     /// reaches fails its check.
     pub fn uses_dominated(&self) -> bool {

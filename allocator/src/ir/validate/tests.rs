@@ -126,19 +126,23 @@ fn errors_display_as_their_message() {
     assert_eq!(errs[0].site, Site::Operand(crate::Inst(0), 0));
 }
 
-/// `validate_read_function_but_dominance` leaves reachability and
-/// dominance to its caller and keeps every other rule, the rules a use
-/// breaks at its own instruction included.
+/// `validate_read_function_but_dominance` leaves reachability,
+/// definedness and dominance to its caller and keeps every other rule, the
+/// two a use breaks of its own included: its class, and a branch argument
+/// the branch defines. Those are judged by a second walk over the uses
+/// only when the first saw a vreg named with two classes or a branch that
+/// defines a value.
 #[test]
-fn but_dominance_leaves_only_reachability_and_dominance_out() {
+fn but_dominance_leaves_only_reachability_definedness_and_dominance_out() {
     let any = crate::OperandConstraint::Any;
     let (v, w) = (
         crate::VReg::new(0, RegClass::Int),
         crate::VReg::new(1, RegClass::Int),
     );
     // block0 -> block1; block2 unreachable. `use_first` reads v before
-    // its definition; `own` reads w at the instruction that defines it.
-    let build = |use_first: bool, own: bool| {
+    // its definition; `own` reads w at the instruction that defines it;
+    // `undefined` reads a vreg nothing defines; `float` reads v as a float.
+    let build = |use_first: bool, own: bool, undefined: bool, float: bool| {
         let mut b = FunctionBuilder::new();
         b.block(&[]);
         if use_first {
@@ -149,10 +153,18 @@ fn but_dominance_leaves_only_reachability_and_dominance_out() {
         if own {
             ops.push(Operand::use_(w, any));
         }
+        if undefined {
+            ops.push(Operand::use_(crate::VReg::new(2, RegClass::Int), any));
+        }
         b.inst(Opcode::Op, &ops, &[], &[]);
         b.inst(Opcode::Branch, &[], &[], &[(Block(1), &[])]);
         b.block(&[]);
-        b.inst(Opcode::Ret, &[Operand::use_(v, any)], &[], &[]);
+        let read = if float {
+            crate::VReg::new(0, RegClass::Float)
+        } else {
+            v
+        };
+        b.inst(Opcode::Ret, &[Operand::use_(read, any)], &[], &[]);
         b.block(&[]);
         b.inst(Opcode::Ret, &[], &[], &[]);
         b.finish().unwrap()
@@ -161,23 +173,67 @@ fn but_dominance_leaves_only_reachability_and_dominance_out() {
     let messages = |errs: Vec<ValidationError>| -> Vec<String> {
         errs.into_iter().map(|e| e.message).collect()
     };
-    let f = build(true, false);
-    assert_eq!(
-        messages(validate_as_read(&f, &env)),
-        [
-            "block2 is not reachable from block0",
-            "the use of v0i in inst0 is not dominated by its definition (by inst1)"
-        ]
-    );
+    let none: [String; 0] = [];
+    for (f, full) in [
+        (
+            build(true, false, false, false),
+            &[
+                "block2 is not reachable from block0",
+                "the use of v0i in inst0 is not dominated by its definition (by inst1)",
+            ][..],
+        ),
+        (
+            build(false, true, false, false),
+            &[
+                "block2 is not reachable from block0",
+                "v1i is used by inst1, which defines it",
+            ],
+        ),
+        (
+            build(false, false, true, false),
+            &[
+                "block2 is not reachable from block0",
+                "v2i is used but never defined",
+            ],
+        ),
+    ] {
+        assert_eq!(messages(validate_as_read(&f, &env)), full);
+        assert_eq!(
+            messages(validate_read_function_but_dominance(&f, &env)),
+            none
+        );
+    }
+    // A use of another class than its definition's is judged here, even
+    // beside an undefined use; the same function reading v as defined is
+    // the one just outside.
+    let class = "v0f names vreg 0 as float, but it is defined as v0i (int)";
+    let f = build(false, false, true, true);
     assert_eq!(
         messages(validate_read_function_but_dominance(&f, &env)),
-        [] as [String; 0]
+        [class]
     );
-    let f = build(false, true);
+    let f = build(false, false, false, false);
     assert_eq!(
         messages(validate_read_function_but_dominance(&f, &env)),
-        ["v1i is used by inst1, which defines it"]
+        none
     );
+    // The hand-written cases of the two rules, as the text format gives
+    // them.
+    for (name, message) in [
+        ("validator_use_wrong_class", class),
+        (
+            "validator_branch_arg_own_def",
+            "branch argument v1i is defined by the branch itself, but block3 has other predecessors (the edge's moves could run neither before the branch nor at the top of block3)",
+        ),
+    ] {
+        let path = crate::fixtures::repo_root().join(format!("tests/cases/invalid/{name}.ra"));
+        let (case, _) = crate::ir::text::parse(&std::fs::read(path).unwrap()).unwrap();
+        assert_eq!(
+            messages(validate_read_function_but_dominance(&case.func, &case.machine)),
+            [message],
+            "{name}"
+        );
+    }
 }
 
 /// A validator kept for one machine judges each function as a fresh one
