@@ -160,8 +160,8 @@ impl Checker {
             Some((m, roles)) if m == env => roles,
             kept => &mut kept.insert((env.clone(), Roles::new(env))).1,
         };
-        structural(f, env, roles, out, &mut errs);
-        self.dataflow(f, env, out, &mut errs);
+        let wide_in_slots = structural(f, env, roles, out, &mut errs);
+        self.dataflow(f, env, out, wide_in_slots, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
     }
@@ -243,6 +243,7 @@ impl Checker {
         f: &Function,
         env: &MachineEnv,
         out: &Output,
+        wide_in_slots: bool,
         errs: &mut Vec<CheckError>,
     ) {
         let nslots = out.num_spillslots.min(MAX_TRACKED_SLOTS);
@@ -323,11 +324,11 @@ impl Checker {
         block_errs.resize(nb, Vec::new());
         let mut run_errs = Vec::new();
         // The class of every vreg, for an allocation that puts values filling
-        // several slots in slots: a write to a slot cuts the values whose
-        // slots it overlaps. Without such values no write overlaps another
-        // value, and no class is needed.
+        // several slots in slots (as the structural checks found): a write
+        // to a slot cuts the values whose slots it overlaps. Without such
+        // values no write overlaps another value, and no class is needed.
         let mut vclass = std::mem::take(&mut self.vclass);
-        if wide_values_in_slots(f, env, out) {
+        if wide_in_slots {
             f.vreg_classes_into(&mut vclass);
         } else {
             vclass.clear();
@@ -685,27 +686,6 @@ impl Checker {
         debug_assert!(v & MULTI == 0);
         self.set(l, v);
     }
-}
-
-/// Whether the allocation writes a value of a class that fills several
-/// slots to a slot: a def there, or a move there from such a register.
-/// Only such a write puts a value in a slot (a move from a slot copies
-/// one already there), so without any, every slot value fills one slot
-/// and a write to one slot overlaps no other.
-fn wide_values_in_slots(f: &Function, env: &MachineEnv, out: &Output) -> bool {
-    let wide = |c: RegClass| env.slots.size(c) > 1;
-    if env.slots.is_unit() {
-        return false;
-    }
-    let defs = f.insts().any(|i| {
-        f.inst_operands(i)
-            .iter()
-            .zip(out.inst_allocs(f, i))
-            .any(|(op, a)| op.is_def() && matches!(a, Allocation::Stack(_)) && wide(op.class()))
-    });
-    defs || out.edits.iter().any(|(_, m)| {
-        matches!((m.from, m.to), (Allocation::Reg(r), Allocation::Stack(_)) if wide(r.class()))
-    })
 }
 
 /// Sorts a block's touched locations: by insertion while they are few (a

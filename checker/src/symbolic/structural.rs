@@ -57,14 +57,22 @@ pub(super) fn site_order(out: &Output, site: Site) -> (u32, u32, u32) {
     }
 }
 
-/// Every check that needs no dataflow.
+/// Every check that needs no dataflow. Returns whether the allocation
+/// writes a value of a class that fills several slots to a slot: a def
+/// there, or a move there from such a register. Only such a write puts a
+/// value in a slot (a move from a slot copies one already there), so
+/// without any, every slot value fills one slot and a write to one slot
+/// overlaps no other; the dataflow then looks for no overlaps.
 pub(super) fn structural(
     f: &Function,
     env: &MachineEnv,
     roles: &Roles,
     out: &Output,
     errs: &mut Vec<CheckError>,
-) {
+) -> bool {
+    let some_wide = !env.slots.is_unit();
+    let wide = |c: allocator::RegClass| some_wide && env.slots.size(c) > 1;
+    let mut wide_in_slots = false;
     let mut err = |kind, site, message: String| {
         errs.push(CheckError {
             kind,
@@ -85,6 +93,7 @@ pub(super) fn structural(
                 OperandConstraint::NonAlloc(r) => nonalloc.insert(r),
                 _ => {}
             }
+            wide_in_slots |= op.is_def() && matches!(a, Allocation::Stack(_)) && wide(op.class());
             let site = Site::Alloc(i, k);
             let what = Lazy(|| format!("{i} operand {k} ({op})"));
             if a.is_none() {
@@ -235,6 +244,8 @@ pub(super) fn structural(
     let n = f.num_insts();
     let mut last = None;
     for (e, &(p, m)) in out.edits.iter().enumerate() {
+        wide_in_slots |=
+            matches!((m.from, m.to), (Allocation::Reg(r), Allocation::Stack(_)) if wide(r.class()));
         let site = Site::Edit(e);
         let what = Lazy(|| format!("the edit {p}: {} -> {}", m.from, m.to));
         if last.is_some_and(|l| p < l) {
@@ -313,6 +324,7 @@ pub(super) fn structural(
             }
         }
     }
+    wide_in_slots
 }
 
 /// Whether a value of `class` named `stack{k}` lies within the declared

@@ -115,7 +115,8 @@ fn only_wide_values_written_to_slots_need_cuts() {
     let wide = |src: &str| {
         let (case, _) = allocator::ir::text::parse(src.as_bytes()).expect("parses");
         let out = case.output.expect("has an allocation");
-        wide_values_in_slots(&case.func, &case.machine, &out)
+        let roles = Roles::new(&case.machine);
+        structural(&case.func, &case.machine, &roles, &out, &mut Vec::new())
     };
     assert!(wide(&text), "a wide register moved to a slot");
     let narrow_only = text
