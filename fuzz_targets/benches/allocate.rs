@@ -23,6 +23,7 @@
 //! checker), and what both outside families take, for the two against
 //! regalloc2's ion.
 
+use allocator::ir::validate::Validator;
 use allocator::{Allocator, Case};
 use fuzz_targets::outside::ra2::adapt;
 use rand::{RngCore, SeedableRng};
@@ -389,7 +390,9 @@ fn versus_ion(
 /// IR, validating it, checking), kept across functions; rounds alternate,
 /// best of 9 each. Also its parts: the check alone, on our IR; reading
 /// the function and output (the machine is read once); validating by
-/// every rule but dominance (which the check proves). And the peer a
+/// every rule but reachability, definedness and dominance (which the check
+/// proves), with a validator kept per machine as the entry point keeps
+/// one. And the peer a
 /// Cranelift user has today: regalloc2's own checker (what its
 /// `regalloc_checker` setting runs) on the same allocations, best of 3, as
 /// it is the slowest. Its peak heap is a fresh checker's, per function.
@@ -408,6 +411,7 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<(Versus, Versus)> {
         .collect();
     let mut entry = checker::regalloc2::Ra2Checker::default();
     let mut core = checker::Checker::default();
+    let mut validator: Option<Validator> = None;
     let (mut te, mut tc, mut ti) = (f64::MAX, f64::MAX, f64::MAX);
     let (mut tr, mut tv, mut tp) = (f64::MAX, f64::MAX, f64::MAX);
     let per_inst = |t: Instant| t.elapsed().as_nanos() as f64 / insts.max(1) as f64;
@@ -435,12 +439,16 @@ fn checker_versus_ion(fair: &IonAsCranelift) -> Option<(Versus, Versus)> {
             std::hint::black_box(checker::regalloc2::output(&g, out));
         }
         tr = tr.min(per_inst(t));
+        // Validated as the entry point validates: one validator kept while
+        // the machine stays the same.
         let t = Instant::now();
         for &k in &sel {
             let c = &fair.cases[k];
-            std::hint::black_box(
-                allocator::ir::validate::validate_read_function_but_dominance(&c.func, &c.machine),
-            );
+            let v = match &mut validator {
+                Some(v) if v.env() == &c.machine => v,
+                kept => kept.insert(Validator::new(&c.machine)),
+            };
+            std::hint::black_box(v.read_function_but_dominance(&c.func));
         }
         tv = tv.min(per_inst(t));
         ti = ti.min(fair.round(&sel));
