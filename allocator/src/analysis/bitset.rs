@@ -152,6 +152,18 @@ impl SparseBitSet {
         self.chunks.iter().map(|&(c, bits)| (c as usize, bits))
     }
 
+    /// Makes this the set of the given words (word index, bits), in
+    /// increasing index order; zero words are left out. Keeps the storage.
+    pub fn set_words(&mut self, words: impl Iterator<Item = (usize, u64)>) {
+        self.chunks.clear();
+        self.chunks.extend(
+            words
+                .filter(|&(_, bits)| bits != 0)
+                .map(|(c, bits)| (c as u32, bits)),
+        );
+        self.check();
+    }
+
     /// The set whose member `i` is bit `i % 64` of `words[i / 64]`.
     pub fn from_words(words: &[u64]) -> SparseBitSet {
         let mut chunks = Vec::with_capacity(words.iter().filter(|&&w| w != 0).count());

@@ -214,7 +214,8 @@ fn solve_rows(
 
 /// [`compute`] over sparse sets, for functions too big for dense rows: a
 /// worklist in postorder re-runs a block's instructions whenever its
-/// live-out set grows.
+/// live-out set grows, over one dense row that holds the block's set while
+/// they run.
 pub fn compute_sparse(f: &Function, postorder: &[Block]) -> Liveness {
     sparse_where(f, postorder, |_| true)
 }
@@ -261,11 +262,13 @@ fn solve_sparse(
     for &b in postorder {
         queued[b.index()] = true;
     }
+    let mut row = Row::new(f.num_vregs());
     let mut live = SparseBitSet::new();
     while let Some(b) = work.pop_front() {
         queued[b.index()] = false;
-        live.clone_from(&live_out[b.index()]);
-        transfer_block(f, b, &param_read, &mut live);
+        row.load(&live_out[b.index()]);
+        transfer_block(f, b, &param_read, &mut row);
+        row.store(&mut live);
         if live == live_in[b.index()] {
             continue;
         }
@@ -279,14 +282,69 @@ fn solve_sparse(
     }
 }
 
+/// One block's live set while its instructions are walked: a dense row
+/// over every vreg, so that a def or a use costs one bit whatever the set
+/// holds, and the words written, so that loading the live-out set and
+/// storing the live-in set cost what the sets hold, not the row's width
+/// (thousands of words in Go's largest functions). All zero between
+/// blocks.
+struct Row {
+    bits: Vec<u64>,
+    /// Every word that may be non-zero, some more than once.
+    written: Vec<u32>,
+}
+
+impl Row {
+    fn new(num_vregs: usize) -> Row {
+        Row {
+            bits: vec![0; dense::words(num_vregs)],
+            written: Vec::new(),
+        }
+    }
+
+    fn load(&mut self, set: &SparseBitSet) {
+        // Every non-zero word is in `written` (a word enters it as it
+        // leaves zero), so `store` left the row all zero.
+        debug_assert!(self.written.is_empty());
+        for (w, bits) in set.words() {
+            self.bits[w] = bits;
+            self.written.push(w as u32);
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, v: usize) {
+        let w = v / 64;
+        if self.bits[w] == 0 {
+            self.written.push(w as u32);
+        }
+        self.bits[w] |= 1 << (v % 64);
+    }
+
+    #[inline]
+    fn remove(&mut self, v: usize) {
+        dense::remove(&mut self.bits, v);
+    }
+
+    /// Writes the row into `set` and clears it.
+    fn store(&mut self, set: &mut SparseBitSet) {
+        self.written.sort_unstable();
+        self.written.dedup();
+        set.set_words(
+            self.written
+                .iter()
+                .map(|&w| (w as usize, self.bits[w as usize])),
+        );
+        for &w in &self.written {
+            self.bits[w as usize] = 0;
+        }
+        self.written.clear();
+    }
+}
+
 /// Turns the block's live-out set into its live-in set; a branch argument
 /// is a use when `param_read` says so of its parameter.
-fn transfer_block(
-    f: &Function,
-    b: Block,
-    param_read: impl Fn(VReg) -> bool,
-    live: &mut SparseBitSet,
-) {
+fn transfer_block(f: &Function, b: Block, param_read: impl Fn(VReg) -> bool, live: &mut Row) {
     let insts = f.block_insts(b);
     for (t, &s) in f.block_succs(b).iter().enumerate() {
         let params = f.block_params(s);
