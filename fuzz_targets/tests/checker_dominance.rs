@@ -171,6 +171,52 @@ fn a_use_its_definition_does_not_dominate_is_unjudgeable_with_the_validators_rea
     }
 }
 
+/// The validator leaves definedness to the liveness proof too: a use
+/// nothing defines, and one read by the instruction that defines it, make
+/// their vregs live into the entry, and the entry point refuses them with
+/// the validator's reasons; the function they were made from (the
+/// dominated one above) is judged.
+#[test]
+fn an_undefined_use_and_one_where_it_is_defined_are_unjudgeable() {
+    let dominated = NOT_DOMINATED
+        .replace("inst2: op use:v1i:reg", "inst2: op def:v1i:reg use:v0i:reg")
+        .replace("inst3: op def:v1i:reg use:v0i:reg", "inst3: op use:v1i:reg");
+    let judge = |src: &str| {
+        let case = parse(src.as_bytes()).expect("parses").0;
+        let adapted = adapt::Adapted::new(&case.func, &case.machine.slots);
+        let out = adapt::output(&case.func, &nowhere(&case));
+        let mut plain = checker::Checker::default();
+        plain.check(&case.func, &case.machine, &nowhere(&case));
+        let proved = plain.uses_dominated();
+        (
+            proved,
+            entry::check(&adapted, &adapt::machine(&case.machine), &out),
+        )
+    };
+    assert!(matches!(
+        judge(&dominated),
+        (true, Err(Rejection::Wrong(_)))
+    ));
+    for (src, reason) in [
+        (
+            dominated.replace("inst3: op use:v1i:reg", "inst3: op use:v2i:reg"),
+            "v2i is used but never defined",
+        ),
+        (
+            dominated.replace(
+                "inst2: op def:v1i:reg use:v0i:reg",
+                "inst2: op def:v1i:reg use:v1i:reg",
+            ),
+            "v1i is used by inst2, which defines it",
+        ),
+    ] {
+        match judge(&src) {
+            (false, Err(Rejection::Unjudgeable(why))) => assert_eq!(why, [reason]),
+            other => panic!("{src}\n{other:?}"),
+        }
+    }
+}
+
 #[test]
 fn a_checker_kept_across_machines_judges_as_a_fresh_one() {
     let case = allocator::fixtures::read_case(
