@@ -414,6 +414,7 @@ impl FunctionBuilder {
         }
     }
 
+    #[inline]
     fn note_vreg(&mut self, v: VReg) {
         self.f.num_vregs = self.f.num_vregs.max(v.index() + 1);
     }
