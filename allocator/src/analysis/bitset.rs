@@ -166,13 +166,9 @@ impl SparseBitSet {
 
     /// The set whose member `i` is bit `i % 64` of `words[i / 64]`.
     pub fn from_words(words: &[u64]) -> SparseBitSet {
-        let mut chunks = Vec::with_capacity(words.iter().filter(|&&w| w != 0).count());
-        for (c, &bits) in words.iter().enumerate() {
-            if bits != 0 {
-                chunks.push((c as u32, bits));
-            }
-        }
-        SparseBitSet { chunks }
+        let mut set = SparseBitSet::new();
+        set.set_words(words.iter().copied().enumerate());
+        set
     }
 
     /// The members in increasing order.

@@ -331,14 +331,14 @@ fn validate_function(
     // With dominance left to the caller, the uses are walked again only
     // when a vreg is named with two classes or a branch passes its own def
     // (see [`validate_read_function_but_dominance`]).
-    let left = dominance == Dominance::LeftToCaller;
+    let caller_proves = dominance == Dominance::LeftToCaller;
     first_class.clear();
-    if left {
+    if caller_proves {
         first_class.resize(n, UNNAMED);
     }
-    let mut uses_to_walk = !left;
+    let mut uses_to_walk = !caller_proves;
     let mut name = |v: VReg, uses_to_walk: &mut bool| {
-        if left {
+        if caller_proves {
             let c = &mut first_class[v.index()];
             if *c == UNNAMED {
                 *c = v.class() as u8;
@@ -397,7 +397,7 @@ fn validate_function(
                     define(op.vreg(), i.0, Site::Operand(i, k), &mut ssa);
                 }
             }
-            if left {
+            if caller_proves {
                 // A branch with defs of its own (a jump table's temporary)
                 // passes one of them only rarely.
                 let own = |a: VReg| ops.iter().any(|op| op.is_def() && op.vreg() == a);
@@ -424,7 +424,7 @@ fn validate_function(
     }
     errs.append(&mut edges);
     if uses_to_walk {
-        check_uses(f, dom.as_ref(), left, defs, mentioned, &mut ssa);
+        check_uses(f, dom.as_ref(), caller_proves, defs, mentioned, &mut ssa);
     }
     if dense_numbering {
         check_dense(mentioned, n, &mut ssa);
@@ -514,14 +514,14 @@ fn check_targets(f: &Function, b: Block, i: Inst, last: bool, errs: &mut Vec<Val
 }
 
 /// Every use defined, with its definition's class, and dominated by it
-/// when `dom` is given (`defs` holds every definition); with `left`,
+/// when `dom` is given (`defs` holds every definition); with `caller_proves`,
 /// definedness is the caller's too, and only a defined use's class and a
 /// branch argument the branch defines are judged. `mentioned` is marked
 /// when it has room (dense numbering).
 fn check_uses(
     f: &Function,
     dom: Option<&DomTree>,
-    left: bool,
+    caller_proves: bool,
     defs: &DefTable,
     mentioned: &mut [u64],
     errs: &mut Vec<ValidationError>,
@@ -539,7 +539,7 @@ fn check_uses(
         }
         let site = defs.sites[v.index()];
         if site == DefTable::NONE {
-            if !left {
+            if !caller_proves {
                 errs.push(err(at, format!("{v} is used but never defined")));
             }
             return;
@@ -562,7 +562,7 @@ fn check_uses(
         }
         if site == ui.0 {
             let msg = match arg {
-                None if left => return,
+                None if caller_proves => return,
                 None => format!("{v} is used by {ui}, which defines it"),
                 Some(t) if t == f.entry_block() || f.block_preds(t).len() != 1 => format!(
                     "branch argument {v} is defined by the branch itself, but {t} has \
