@@ -6,6 +6,7 @@
 use super::boundary::*;
 use super::error::{describe_set, CheckError, ErrorKind};
 use super::observe::{Observe, Quiet, TracePoint};
+use super::proof::Proof;
 use super::structural::{site_order, structural, Roles};
 use allocator::analysis::bitset::dense;
 use allocator::analysis::cfg::Dfs;
@@ -108,6 +109,12 @@ pub struct Checker {
     /// Of the last function checked: every block reached from the entry,
     /// and no vreg live into the entry (see [`Checker::uses_dominated`]).
     uses_dominated: bool,
+    /// The proof tried before the dataflow, whether it settled the last
+    /// check, and whether it is skipped (for the ways the tests force and
+    /// for traces, which read the dataflow's states).
+    proof: Proof,
+    proved: bool,
+    dataflow_only: bool,
 }
 
 /// A touched location's set in one word: [`EMPTY`], a single vreg (the
@@ -120,7 +127,7 @@ const MULTI: Cell = 1 << 31;
 /// How [`Checker::check`] chooses the liveness that prunes boundary
 /// states.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum Pruning {
+pub(super) enum Pruning {
     /// Dense rows where they pay ([`ROW_WORDS_PER_INST`]), sparse sets
     /// elsewhere.
     #[default]
@@ -143,6 +150,7 @@ impl Checker {
     pub fn check(&mut self, f: &Function, env: &MachineEnv, out: &Output) -> Vec<CheckError> {
         let mut errs = Vec::new();
         self.uses_dominated = false;
+        self.proved = false;
         if out.allocs.len() != f.num_operands() {
             errs.push(CheckError {
                 kind: ErrorKind::AllocCount,
@@ -161,6 +169,23 @@ impl Checker {
             kept => &mut kept.insert((env.clone(), Roles::new(env))).1,
         };
         let wide_in_slots = structural(f, env, roles, out, &mut errs);
+        // A correct allocation is proved so without the dataflow; the
+        // dataflow judges the rest, and the ways the tests force.
+        self.proved = errs.is_empty()
+            && out.num_spillslots <= MAX_TRACKED_SLOTS
+            && !self.dataflow_only
+            && self.proof.holds(f, out, wide_in_slots.then_some(env.slots));
+        if self.proved {
+            self.uses_dominated = true;
+            if cfg!(debug_assertions) {
+                self.dataflow(f, env, out, wide_in_slots, &mut errs);
+                assert!(
+                    errs.is_empty() && self.uses_dominated,
+                    "the proof accepts what the dataflow does not: {errs:?}"
+                );
+            }
+            return errs;
+        }
         self.dataflow(f, env, out, wide_in_slots, &mut errs);
         errs.sort_by_key(|e| site_order(out, e.site));
         errs
@@ -182,8 +207,17 @@ impl Checker {
         self.uses_dominated
     }
 
-    /// [`Checker::check`] with the liveness pruning forced one way.
-    fn check_pruned(
+    /// Whether the last [`Checker::check`] was settled by the proof that
+    /// runs before the dataflow (see [`super::proof`]): it proves a correct
+    /// allocation so, in one walk and a search, and leaves anything else
+    /// to the dataflow.
+    pub fn proved(&self) -> bool {
+        self.proved
+    }
+
+    /// [`Checker::check`] by the dataflow, with the liveness pruning
+    /// forced one way.
+    pub(super) fn check_pruned(
         &mut self,
         f: &Function,
         env: &MachineEnv,
@@ -191,8 +225,10 @@ impl Checker {
         pruning: Pruning,
     ) -> Vec<CheckError> {
         self.pruning = pruning;
+        self.dataflow_only = true;
         let errs = self.check(f, env, out);
         self.pruning = Pruning::Cheaper;
+        self.dataflow_only = false;
         errs
     }
 
@@ -217,9 +253,17 @@ impl Checker {
         env: &MachineEnv,
         out: &Output,
     ) -> Vec<CheckError> {
+        let first = self.check(f, env, out);
+        let (proved, dominated) = (self.proved, self.uses_dominated);
         let dense = self.check_pruned(f, env, out, Pruning::Rows);
+        assert_eq!(first, dense, "the proof and the dataflow disagree");
+        assert_eq!(
+            dominated, self.uses_dominated,
+            "the proof (ran: {proved}) and the dataflow disagree on dominance"
+        );
         let sparse = self.check_with_sparse_liveness(f, env, out);
         assert_eq!(dense, sparse, "dense and sparse liveness disagree");
+        self.proved = proved;
         dense
     }
 

@@ -25,6 +25,7 @@ mod boundary;
 mod dataflow;
 mod error;
 mod observe;
+mod proof;
 mod structural;
 pub mod trace;
 

@@ -5,7 +5,7 @@
 //! observer is a type parameter that the check compiles away.
 
 use super::boundary::{pair_loc, pair_vreg};
-use super::dataflow::{Checker, Ctx, MAX_TRACKED_SLOTS};
+use super::dataflow::{Checker, Ctx, Pruning, MAX_TRACKED_SLOTS};
 use super::error::CheckError;
 use super::observe::Observe;
 pub use super::observe::TracePoint;
@@ -71,7 +71,7 @@ fn vreg(class: &[RegClass], v: u32) -> VReg {
 /// Checks `out` and traces the symbolic state through it.
 pub fn trace(f: &Function, env: &MachineEnv, out: &Output) -> Trace {
     let mut c = Checker::default();
-    let errors = c.check(f, env, out);
+    let errors = c.check_pruned(f, env, out, Pruning::Cheaper);
     if out.allocs.len() != f.num_operands() {
         return Trace {
             errors,
