@@ -357,7 +357,7 @@ impl Proof {
         self.end_start.push(self.ends.len() as u32);
         let from = *self.ask_start.last().unwrap() as usize;
         let mine = &mut self.asks[from..];
-        mine.sort_unstable();
+        sort_small(mine);
         let n = dedup_sorted(mine);
         self.asks.truncate(from + n);
         self.ask_start.push(self.asks.len() as u32);
@@ -372,7 +372,9 @@ impl Proof {
                 self.def_inst[v as usize] = i.0;
                 if let Some(l) = key(a) {
                     self.write(l, v, op.class() as u8);
-                    self.cut_overlapped(l, op.class());
+                    if self.cut.is_some() {
+                        self.cut_overlapped(l, op.class());
+                    }
                 }
             }
         }
@@ -383,7 +385,7 @@ impl Proof {
         if let Some(to) = key(m.to) {
             let h = key(m.from).map_or(EMPTY, |from| self.now_in(from));
             self.write(to, h, m.class().map_or(UNKNOWN, |c| c as u8));
-            if let Allocation::Reg(r) = m.from {
+            if let (Some(_), Allocation::Reg(r)) = (self.cut, m.from) {
                 self.cut_overlapped(to, r.class());
             }
         }
@@ -531,54 +533,59 @@ impl Proof {
             ..
         } = self;
         // The demand at the end: the union of the successors', each
-        // through its edge's parameters; read in place from a lone
-        // successor without parameters.
+        // through its edge's parameters. The first successor without
+        // parameters is read in place, and merged with the second.
         let succs = f.block_succs(b);
-        let lone = match succs {
-            [s] if f.block_params(*s).is_empty() => Some(s.index()),
-            _ => None,
-        };
-        if lone.is_none() {
-            acc.clear();
-            for (t, &s) in succs.iter().enumerate() {
-                if succs[..t].contains(&s) {
-                    continue;
+        let mut first = None;
+        let mut started = false;
+        for (t, &s) in succs.iter().enumerate() {
+            if succs[..t].contains(&s) {
+                continue;
+            }
+            let params = f.block_params(s);
+            if !started && params.is_empty() {
+                first = Some(s.index());
+                started = true;
+                continue;
+            }
+            let from: &[u64] = if params.is_empty() {
+                &demand[s.index()]
+            } else {
+                let args = f.branch_args(b, t);
+                edge.clear();
+                let mut sorted = true;
+                for &x in &demand[s.index()] {
+                    let v = x as u32;
+                    let k = param_at[v as usize];
+                    let y = if is_at(params, k, v) {
+                        param_asked[v as usize] = true;
+                        sorted = false;
+                        (x & !0xFFFF_FFFF) | args[k as usize].index() as u64
+                    } else {
+                        x
+                    };
+                    edge.push(y);
                 }
-                let params = f.block_params(s);
-                let from: &[u64] = if params.is_empty() {
-                    &demand[s.index()]
-                } else {
-                    let args = f.branch_args(b, t);
-                    edge.clear();
-                    let mut sorted = true;
-                    for &x in &demand[s.index()] {
-                        let v = x as u32;
-                        let k = param_at[v as usize];
-                        let y = if is_at(params, k, v) {
-                            param_asked[v as usize] = true;
-                            sorted = false;
-                            (x & !0xFFFF_FFFF) | args[k as usize].index() as u64
-                        } else {
-                            x
-                        };
-                        edge.push(y);
-                    }
-                    if !sorted {
-                        edge.sort_unstable();
-                        edge.dedup();
-                    }
-                    edge
-                };
-                if acc.is_empty() {
-                    acc.extend_from_slice(from);
-                } else {
-                    union_into(acc, from, moved);
+                if !sorted {
+                    edge.sort_unstable();
+                    edge.dedup();
                 }
+                edge
+            };
+            if !started {
+                acc.clear();
+                acc.extend_from_slice(from);
+                started = true;
+            } else if let Some(s0) = first.take() {
+                merge(&demand[s0], from, acc);
+            } else {
+                union_into(acc, from, moved);
             }
         }
-        let at_end: &[u64] = match lone {
+        let at_end: &[u64] = match first {
             Some(s) => &demand[s],
-            None => acc,
+            None if started => acc,
+            None => &[],
         };
         // Back through the block's writes: a fact about a location the
         // block leaves alone is one about its start, unless the block
@@ -658,8 +665,9 @@ fn key(a: Allocation) -> Option<u32> {
     }
 }
 
-/// Sorts a block's written locations: by insertion while they are few.
-fn sort_small(ls: &mut [u32]) {
+/// Sorts a block's written locations or asks: by insertion while they are
+/// few (most blocks write and ask a handful).
+fn sort_small<T: Ord + Copy>(ls: &mut [T]) {
     if ls.len() > 32 {
         ls.sort_unstable();
         return;
@@ -689,18 +697,23 @@ fn dedup_sorted(xs: &mut [u64]) -> usize {
 
 /// `a := a ∪ b`, both sorted without repeats; `scratch` is overwritten.
 fn union_into(a: &mut Vec<u64>, b: &[u64], scratch: &mut Vec<u64>) {
-    scratch.clear();
-    scratch.reserve(a.len() + b.len());
+    merge(a, b, scratch);
+    std::mem::swap(a, scratch);
+}
+
+/// `out := a ∪ b`, both sorted without repeats.
+fn merge(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);
-        scratch.push(x.min(y));
+        out.push(x.min(y));
         i += (x <= y) as usize;
         j += (y <= x) as usize;
     }
-    scratch.extend_from_slice(&a[i..]);
-    scratch.extend_from_slice(&b[j..]);
-    std::mem::swap(a, scratch);
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }
 
 #[cfg(test)]
