@@ -17,6 +17,9 @@
 //! Along an edge: the predecessor's edits (before its branch), the parameter
 //! substitution, the successor's edits (before its first instruction).
 //!
+//! A correct allocation is proved so first, without the fixpoint
+//! ([`proof`]); the dataflow gives every other verdict, and every error.
+//!
 //! Besides dataflow it checks every operand against its constraint and the
 //! machine, spill slot bounds, register classes, interference inside one
 //! instruction, defs in clobbered registers and the placement of edits.

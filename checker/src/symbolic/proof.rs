@@ -334,6 +334,9 @@ impl Proof {
         // to this block's start, which the search proves of the others
         // unless a fact about their parameter does (see
         // [`Proof::seed_unread_arguments`]).
+        // (Two edges from this block to one successor would be critical,
+        // which no valid function has: the one edge is the one the facts
+        // about the successor's parameters follow.)
         let succs = f.block_succs(b);
         for (t, &s) in succs.iter().enumerate() {
             let params = f.block_params(s);
