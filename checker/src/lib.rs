@@ -18,10 +18,10 @@ pub mod symbolic;
 
 pub use symbolic::{check, CheckError, Checker, ErrorKind};
 
-/// [`check`] both ways, dense liveness rows and sparse sets, panicking
-/// when they disagree ([`Checker::check_both_ways`]): what a test that
-/// judges allocations calls, so that the path only huge functions take is
-/// tried on every case.
+/// [`check`] every way, the proof first and the dataflow with dense
+/// liveness rows and with sparse sets, panicking when they disagree
+/// ([`Checker::check_both_ways`]): what a test that judges allocations
+/// calls, so that the path only huge functions take is tried on every case.
 pub fn check_both_ways(
     f: &allocator::Function,
     env: &allocator::MachineEnv,

@@ -243,10 +243,11 @@ impl Checker {
         self.check_pruned(f, env, out, Pruning::Sparse)
     }
 
-    /// [`Checker::check`] both ways, dense liveness rows and sparse sets,
-    /// panicking when they disagree: what every test that judges
-    /// allocations calls, so that both paths, whichever a function of its
-    /// size takes, are tried on every case.
+    /// [`Checker::check`] every way: as it runs (the proof first), then by
+    /// the dataflow with dense liveness rows and with sparse sets, panicking
+    /// when they disagree on the errors or on dominance: what every test
+    /// that judges allocations calls, so that every path, whichever a
+    /// function of its size takes, is tried on every case.
     pub fn check_both_ways(
         &mut self,
         f: &Function,

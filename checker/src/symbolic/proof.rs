@@ -241,12 +241,15 @@ impl Proof {
                     .is_some_and(|r| r.start < mine.end && mine.start < r.end)
             };
             let h = self.now_in(lj);
-            let known = self.stamp[lj as usize] == self.now && self.class[lj as usize] != UNKNOWN;
-            if known {
-                if overlaps(RegClass::ALL[self.class[lj as usize] as usize]) {
+            let c = self.class[lj as usize];
+            if self.stamp[lj as usize] == self.now && c != UNKNOWN {
+                if overlaps(RegClass::ALL[c as usize]) {
                     self.write(lj, EMPTY, UNKNOWN);
                 }
-            } else if h & AT_START != 0 {
+            } else {
+                // A write names its value's class: a location without one
+                // holds what the block started with.
+                debug_assert!(h & AT_START != 0);
                 let cut = RegClass::ALL
                     .into_iter()
                     .filter(|&c| overlaps(c))
@@ -254,8 +257,6 @@ impl Proof {
                 if cut != 0 {
                     self.write(lj, h | cut << CUT, UNKNOWN);
                 }
-            } else {
-                self.write(lj, EMPTY, UNKNOWN);
             }
         }
     }

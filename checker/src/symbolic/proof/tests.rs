@@ -1,7 +1,7 @@
 use super::super::Checker;
 use allocator::fixtures::hand_written;
 use allocator::ir::text::{parse, parse_and_validate};
-use allocator::Allocator;
+use allocator::{Allocation, Allocator, PReg};
 
 /// The hand-written allocations the proof leaves to the dataflow though
 /// they are correct: a reused input shares its location with another early
@@ -138,6 +138,48 @@ end
         )
     };
     assert_eq!(judge(&case("block2(), block3()")), (true, 0, true));
+    // Defined in the block that passes it, not the entry: nothing to search.
+    let passed_where_defined = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: branch -> block1()
+  block1:
+    inst1: op def:v0i:reg
+    inst2: branch -> block2(v0i)
+  block2(v1i):
+    inst3: ret
+end
+allocation
+  spillslots 0
+  inst1: p0i
+end
+";
+    assert_eq!(judge(passed_where_defined), (true, 0, true));
+    // The passing block's own parameter, defined at its start.
+    let passed_on = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: branch -> block1(v0i)
+  block1(v1i):
+    inst2: branch -> block2(v1i)
+  block2(v2i):
+    inst3: ret
+end
+allocation
+  spillslots 0
+  inst0: p0i
+end
+";
+    assert_eq!(judge(passed_on), (true, 0, true));
     let skipped = case("block2(), block3()").replace(
         "inst1: branch use:v2i:reg -> block1()",
         "inst1: branch use:v2i:reg -> block1(), block3()",
@@ -148,7 +190,8 @@ end
 /// Where values fill several slots, a write to a slot cuts the values it
 /// overlaps, also one whose class the block does not know (spilled in an
 /// earlier block): a float filling stack2 and stack3 leaves the int in
-/// stack1 (proved), one filling stack0 and stack1 cuts it (rejected).
+/// stack1 (proved), one filling stack0 and stack1 cuts it (rejected); and
+/// the same of a float cut by ints.
 #[test]
 fn a_wide_write_cuts_exactly_the_values_it_overlaps() {
     let case = |float_slot: &str| {
@@ -182,14 +225,54 @@ end
     assert_eq!(judge(&case("stack2")), (true, 0, true));
     let (proved, errs, _) = judge(&case("stack0"));
     assert!(!proved && errs == 1);
+
+    // The other way round, read in the next block: a float spilled to
+    // stack0 fills stack1 too; ints written to stack1, twice, cut it (a
+    // second cut keeps it cut); written to stack2 they leave it.
+    let float_cut = |int_slot: &str| {
+        format!(
+            "machine
+  int    preferred p0i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none slot_size 2
+  vector preferred p0v nonpreferred none scratch none
+end
+function
+  block0:
+    inst0: op def:v0f:reg
+    inst1: branch -> block1()
+  block1:
+    inst2: op def:v1i:reg
+    inst3: op def:v2i:reg use:v1i:reg
+    inst4: branch -> block2()
+  block2:
+    inst5: ret use:v0f:any use:v2i:reg
+end
+allocation
+  spillslots 3
+  inst0: p0f
+  edit after inst0: p0f -> stack0
+  inst2: p0i
+  edit after inst2: p0i -> {int_slot}
+  inst3: p0i p0i
+  edit after inst3: p0i -> {int_slot}
+  inst5: stack0 p0i
+end
+"
+        )
+    };
+    assert_eq!(judge(&float_cut("stack2")), (true, 0, true));
+    let (proved, errs, _) = judge(&float_cut("stack1"));
+    assert!(!proved && errs == 1);
 }
 
 /// On generated cases, small and large, every allocation our allocators
-/// make that the dataflow accepts is proved; `check_both_ways` compares
-/// the two on each.
+/// make that the dataflow accepts is proved; and each broken four ways (an
+/// edit dropped, an operand's allocation moved to the next register of its
+/// class or swapped with another operand's) is judged as the dataflow judges
+/// it. `check_both_ways` compares the two on each.
 #[test]
 fn proves_every_generated_allocation_the_dataflow_accepts() {
-    let (mut accepted, mut proved) = (0, 0);
+    let (mut accepted, mut proved, mut broken) = (0, 0, 0);
     let mut c = Checker::default();
     for seed in 0..120u32 {
         let len = [300, 1500, 6000][seed as usize % 3];
@@ -204,16 +287,39 @@ fn proves_every_generated_allocation_the_dataflow_accepts() {
             allocator::backtracking::Backtracking.run(f, env),
             allocator::coloring::Coloring.run(f, env),
         ];
-        for out in outs.iter().flatten() {
-            if c.check_both_ways(f, env, out).is_empty() {
-                accepted += 1;
-                proved += usize::from(c.proved());
+        for (a, out) in outs.iter().flatten().enumerate() {
+            if !c.check_both_ways(f, env, out).is_empty() {
+                continue;
+            }
+            accepted += 1;
+            proved += usize::from(c.proved());
+            for m in 0..4 {
+                let mut bad = out.clone();
+                let pick = (seed as usize * 31 + a * 7 + m * 13) % bad.allocs.len().max(1);
+                match m {
+                    0 | 1 if !bad.edits.is_empty() => {
+                        bad.edits.remove(pick % bad.edits.len());
+                    }
+                    2 => {
+                        if let Some(Allocation::Reg(r)) = bad.allocs.get(pick).copied() {
+                            let next = PReg::new((r.hw() + 1) % 4, r.class());
+                            bad.allocs[pick] = Allocation::Reg(next);
+                        }
+                    }
+                    _ => {
+                        let other = (pick * 5 + 3) % bad.allocs.len().max(1);
+                        if other < bad.allocs.len() {
+                            bad.allocs.swap(pick, other);
+                        }
+                    }
+                }
+                broken += usize::from(!c.check_both_ways(f, env, &bad).is_empty());
             }
         }
     }
     assert!(
-        accepted >= 400 && proved == accepted,
-        "{proved} of {accepted} proved"
+        accepted >= 400 && proved == accepted && broken >= accepted,
+        "{proved} of {accepted} proved; {broken} broken allocations rejected"
     );
 }
 
