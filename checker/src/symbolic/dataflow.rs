@@ -649,7 +649,7 @@ impl Checker {
             next_out,
             ..
         } = self;
-        sort_locations(touched);
+        sort_small(touched);
         let base = Self::in_of(ins, outs, from, *cur);
         let extra: usize = touched
             .iter()
@@ -730,26 +730,6 @@ impl Checker {
         );
         debug_assert!(v & MULTI == 0);
         self.set(l, v);
-    }
-}
-
-/// Sorts a block's touched locations: by insertion while they are few (a
-/// block writes a handful, a call's clobbers already in order), which
-/// costs a fraction of a general sort's set-up; by the library's sort
-/// beyond.
-fn sort_locations(ls: &mut [u32]) {
-    if ls.len() > 64 {
-        ls.sort_unstable();
-        return;
-    }
-    for k in 1..ls.len() {
-        let x = ls[k];
-        let mut j = k;
-        while j > 0 && ls[j - 1] > x {
-            ls[j] = ls[j - 1];
-            j -= 1;
-        }
-        ls[j] = x;
     }
 }
 

@@ -36,6 +36,7 @@
 //! its definition is not proved, as a location comes to hold a vreg only at
 //! its definition (a def, or a parameter at its block's start).
 
+use super::boundary::sort_small;
 use allocator::analysis::cfg::Dfs;
 use allocator::{
     Allocation, Block, Function, Inst, InstPosition, InstRange, Move, Operand, OperandConstraint,
@@ -666,24 +667,6 @@ fn key(a: Allocation) -> Option<u32> {
         Allocation::Reg(r) => Some(r.index() as u32),
         Allocation::Stack(s) => Some((PReg::NUM_INDEX + s.index()) as u32),
         Allocation::None => None,
-    }
-}
-
-/// Sorts a block's written locations or asks: by insertion while they are
-/// few (most blocks write and ask a handful).
-fn sort_small<T: Ord + Copy>(ls: &mut [T]) {
-    if ls.len() > 32 {
-        ls.sort_unstable();
-        return;
-    }
-    for k in 1..ls.len() {
-        let x = ls[k];
-        let mut j = k;
-        while j > 0 && ls[j - 1] > x {
-            ls[j] = ls[j - 1];
-            j -= 1;
-        }
-        ls[j] = x;
     }
 }
 

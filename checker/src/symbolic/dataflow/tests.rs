@@ -63,7 +63,7 @@ fn locations_sort_as_the_library_sorts() {
             }
             let mut want = ls.clone();
             want.sort_unstable();
-            sort_locations(&mut ls);
+            sort_small(&mut ls);
             assert_eq!(ls, want);
         }
     }

@@ -3,6 +3,20 @@ use allocator::fixtures::hand_written;
 use allocator::ir::text::{parse, parse_and_validate};
 use allocator::{Allocation, Allocator, PReg};
 
+/// The machine of most cases here, and one whose floats fill two slots.
+const MACHINE: &str = "machine
+  int    preferred p0i-p1i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none
+  vector preferred p0v nonpreferred none scratch none
+end
+";
+const WIDE: &str = "machine
+  int    preferred p0i nonpreferred none scratch none
+  float  preferred p0f nonpreferred none scratch none slot_size 2
+  vector preferred p0v nonpreferred none scratch none
+end
+";
+
 /// The hand-written allocations the proof leaves to the dataflow though
 /// they are correct: a reused input shares its location with another early
 /// use.
@@ -43,12 +57,7 @@ fn proves_the_correct_hand_written_allocations() {
 /// outside).
 #[test]
 fn gives_up_only_on_the_shapes_it_leaves_to_the_dataflow() {
-    let machine = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-";
+    let machine = MACHINE;
     // A block the entry does not reach: the dataflow never runs it, and
     // says the uses are not all dominated.
     let unreachable = |first: &str| {
@@ -106,12 +115,7 @@ end
 fn proves_an_unread_argument_dominated_and_no_other() {
     let case = |def_in_block1: &str| {
         format!(
-            "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+            "{MACHINE}function
   block0:
     inst0: op def:v2i:reg
     inst1: branch use:v2i:reg -> block1()
@@ -139,12 +143,8 @@ end
     };
     assert_eq!(judge(&case("block2(), block3()")), (true, 0, true));
     // Defined in the block that passes it, not the entry: nothing to search.
-    let passed_where_defined = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+    let passed_where_defined = format!(
+        "{MACHINE}function
   block0:
     inst0: branch -> block1()
   block1:
@@ -157,15 +157,12 @@ allocation
   spillslots 0
   inst1: p0i
 end
-";
-    assert_eq!(judge(passed_where_defined), (true, 0, true));
+"
+    );
+    assert_eq!(judge(&passed_where_defined), (true, 0, true));
     // The passing block's own parameter, defined at its start.
-    let passed_on = "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+    let passed_on = format!(
+        "{MACHINE}function
   block0:
     inst0: op def:v0i:reg
     inst1: branch -> block1(v0i)
@@ -178,8 +175,9 @@ allocation
   spillslots 0
   inst0: p0i
 end
-";
-    assert_eq!(judge(passed_on), (true, 0, true));
+"
+    );
+    assert_eq!(judge(&passed_on), (true, 0, true));
     let skipped = case("block2(), block3()").replace(
         "inst1: branch use:v2i:reg -> block1()",
         "inst1: branch use:v2i:reg -> block1(), block3()",
@@ -196,12 +194,7 @@ end
 fn a_wide_write_cuts_exactly_the_values_it_overlaps() {
     let case = |float_slot: &str| {
         format!(
-            "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none slot_size 2
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+            "{WIDE}function
   block0:
     inst0: op def:v0i:reg
     inst1: branch -> block1()
@@ -231,12 +224,7 @@ end
     // second cut keeps it cut); written to stack2 they leave it.
     let float_cut = |int_slot: &str| {
         format!(
-            "machine
-  int    preferred p0i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none slot_size 2
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+            "{WIDE}function
   block0:
     inst0: op def:v0f:reg
     inst1: branch -> block1()
@@ -330,12 +318,7 @@ fn proves_every_generated_allocation_the_dataflow_accepts() {
 fn a_use_at_its_own_definition_is_not_proved() {
     let case = |used: &str| {
         format!(
-            "machine
-  int    preferred p0i-p1i nonpreferred none scratch none
-  float  preferred p0f nonpreferred none scratch none
-  vector preferred p0v nonpreferred none scratch none
-end
-function
+            "{MACHINE}function
   block0:
     inst0: op def:v1i:reg
     inst1: op def:v0i:reg:early use:{used}:reg:late
