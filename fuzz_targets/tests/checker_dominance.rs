@@ -171,11 +171,11 @@ fn a_use_its_definition_does_not_dominate_is_unjudgeable_with_the_validators_rea
     }
 }
 
-/// The validator leaves definedness to the liveness proof too: a use
-/// nothing defines, and one read by the instruction that defines it, make
-/// their vregs live into the entry, and the entry point refuses them with
-/// the validator's reasons; the function they were made from (the
-/// dominated one above) is judged.
+/// The validator leaves definedness to the checker too: a use nothing
+/// defines, and one read by the instruction that defines it, are neither
+/// proved nor pass the liveness proof (their vregs are live into the
+/// entry), and the entry point refuses them with the validator's reasons;
+/// the function they were made from (the dominated one above) is judged.
 #[test]
 fn an_undefined_use_and_one_where_it_is_defined_are_unjudgeable() {
     let dominated = NOT_DOMINATED

@@ -4,7 +4,7 @@
 //! substitution along an edge, pruning by liveness marks).
 
 use allocator::analysis::bitset::dense;
-use allocator::VReg;
+use allocator::{Allocation, PReg, VReg};
 use smallvec::SmallVec;
 
 /// A location's vregs while a block runs. Four inline (the size of the
@@ -198,6 +198,18 @@ pub(super) fn intersect(acc: &mut Boundary, other: &[u64]) {
         }
     }
     acc.truncate(w);
+}
+
+/// The dense location of an allocation, as states and proofs number them:
+/// a register by its index, then the spill slots below `nslots`; `None`
+/// for `none` and for slots not tracked.
+#[inline]
+pub(super) fn location_key(a: Allocation, nslots: usize) -> Option<u32> {
+    match a {
+        Allocation::Reg(r) => Some(r.index() as u32),
+        Allocation::Stack(s) if s.index() < nslots => Some((PReg::NUM_INDEX + s.index()) as u32),
+        _ => None,
+    }
 }
 
 /// Sorts a block's touched locations, or the facts its uses ask: by

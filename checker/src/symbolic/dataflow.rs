@@ -192,12 +192,14 @@ impl Checker {
     }
 
     /// Whether, in the function of the last [`Checker::check`], every block
-    /// is reached from the entry and no vreg is live into the entry; `false`
-    /// also when that check ended before its liveness (an allocation with the
-    /// wrong number of operands). Given at most one definition per vreg,
-    /// this is whether every use is defined and dominated by its definition:
-    /// a use that a path from the entry reaches without passing a definition
-    /// makes its vreg live into the entry, and only such a use does. The
+    /// is reached from the entry and every use and branch argument is
+    /// dominated by its definition: true when the proof said yes (see
+    /// [`super::proof`]), else whether no vreg is live into the entry by the
+    /// dataflow's liveness; `false` also when the check ended before either
+    /// (an allocation with the wrong number of operands). Given at most one
+    /// definition per vreg the two agree: a use that a path from the entry
+    /// reaches without passing a definition makes its vreg live into the
+    /// entry, and only such a use does. The
     /// entry point over regalloc2's types checks definedness and dominance
     /// so, with no dominator tree or walk over the uses of its own
     /// ([`allocator::ir::validate::validate_read_function_but_dominance`]);
@@ -747,13 +749,7 @@ impl Ctx<'_> {
     /// The dense location of an allocation, if tracked.
     #[inline]
     fn key(&self, a: Allocation) -> Option<u32> {
-        match a {
-            Allocation::Reg(r) => Some(r.index() as u32),
-            Allocation::Stack(s) if s.index() < self.nslots => {
-                Some((PReg::NUM_INDEX + s.index()) as u32)
-            }
-            _ => None,
-        }
+        location_key(a, self.nslots)
     }
 }
 

@@ -36,7 +36,7 @@
 //! its definition is not proved, as a location comes to hold a vreg only at
 //! its definition (a def, or a parameter at its block's start).
 
-use super::boundary::sort_small;
+use super::boundary::{location_key, sort_small};
 use allocator::analysis::cfg::Dfs;
 use allocator::{
     Allocation, Block, Function, Inst, InstPosition, InstRange, Move, Operand, OperandConstraint,
@@ -349,8 +349,7 @@ impl Proof {
                     || self.entry.contains(&d.0)
                     || is_at(f.block_params(b), self.param_at[v as usize], v))
                 {
-                    let p = params.get(k).map_or(NONE, |p| p.index() as u32);
-                    self.far.push((b.0, v, p));
+                    self.far.push((b.0, v, params[k].index() as u32));
                 }
             }
         }
@@ -375,7 +374,7 @@ impl Proof {
             if op.is_def() && op.pos() == pos {
                 let v = op.vreg().index() as u32;
                 self.def_inst[v as usize] = i.0;
-                if let Some(l) = key(a) {
+                if let Some(l) = location_key(a, self.nslots) {
                     self.write(l, v, op.class() as u8);
                     if self.cut.is_some() {
                         self.cut_overlapped(l, op.class());
@@ -387,8 +386,8 @@ impl Proof {
 
     #[inline]
     fn edit(&mut self, m: Move) {
-        if let Some(to) = key(m.to) {
-            let h = key(m.from).map_or(EMPTY, |from| self.now_in(from));
+        if let Some(to) = location_key(m.to, self.nslots) {
+            let h = location_key(m.from, self.nslots).map_or(EMPTY, |from| self.now_in(from));
             self.write(to, h, m.class().map_or(UNKNOWN, |c| c as u8));
             if let (Some(_), Allocation::Reg(r)) = (self.cut, m.from) {
                 self.cut_overlapped(to, r.class());
@@ -402,7 +401,9 @@ impl Proof {
     /// is asked.
     #[inline]
     fn read(&mut self, range: InstRange, i: Inst, op: Operand, a: Allocation) -> bool {
-        let Some(l) = key(a) else { return true };
+        let Some(l) = location_key(a, self.nslots) else {
+            return true;
+        };
         let v = op.vreg().index() as u32;
         let d = self.def_inst[v as usize];
         match self.now_in(l) {
@@ -490,7 +491,7 @@ impl Proof {
             po_index,
             ..
         } = self;
-        far.retain(|&(_, _, p)| p == NONE || !param_asked[p as usize]);
+        far.retain(|&(_, _, p)| !param_asked[p as usize]);
         if far.is_empty() {
             return false;
         }
@@ -658,16 +659,6 @@ fn is_at(params: &[VReg], k: u32, v: u32) -> bool {
     params
         .get(k as usize)
         .is_some_and(|p| p.index() == v as usize)
-}
-
-/// The location of an allocation, as the dataflow numbers them.
-#[inline]
-fn key(a: Allocation) -> Option<u32> {
-    match a {
-        Allocation::Reg(r) => Some(r.index() as u32),
-        Allocation::Stack(s) => Some((PReg::NUM_INDEX + s.index()) as u32),
-        Allocation::None => None,
-    }
 }
 
 /// Moves the distinct values of sorted `xs` to its front; how many.
