@@ -75,6 +75,8 @@ pub struct Ra2Checker {
     func: Function,
     out: Output,
     machine: Option<MachineRead>,
+    /// The vregs of the block parameters or branch arguments being read.
+    list: Vec<VReg>,
 }
 
 /// A machine as the last call read it.
@@ -124,7 +126,8 @@ impl Ra2Checker {
         out: &ra2::Output,
     ) -> Result<(), Rejection> {
         let storage = FunctionBuilder::reusing(std::mem::take(&mut self.func));
-        let f = read_function(func, storage).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
+        let f = read_function(func, storage, &mut self.list)
+            .map_err(|e| Rejection::Unjudgeable(vec![e]))?;
         self.func = f;
         let f = &self.func;
         let slots = slot_geometry(env, func).map_err(|e| Rejection::Unjudgeable(vec![e]))?;
@@ -249,7 +252,7 @@ fn out_of_range(op: ra2::Operand, c: ra2::OperandConstraint) -> String {
 /// `num_vregs`.
 pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
     let b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
-    let mut f = read_function(func, b)?;
+    let mut f = read_function(func, b, &mut Vec::new())?;
     number_densely(&mut f);
     Ok(f)
 }
@@ -260,7 +263,7 @@ pub fn function<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String>
 /// [`function`].
 pub fn function_as_read<F: ra2::Function + ?Sized>(func: &F) -> Result<Function, String> {
     let b = FunctionBuilder::with_capacity(func.num_blocks(), func.num_insts(), 0);
-    read_function(func, b)
+    read_function(func, b, &mut Vec::new())
 }
 
 /// Renumbers `f`'s vregs so that they are dense from 0 in their order:
@@ -288,10 +291,11 @@ fn number_densely(f: &mut Function) {
 
 /// `func` in our IR with every index kept, vregs too (so that some indices
 /// may be mentioned nowhere), built into `b` (which may reuse an earlier
-/// function's storage) in one walk of `func`.
+/// function's storage) in one walk of `func`; `list` is scratch.
 fn read_function<F: ra2::Function + ?Sized>(
     func: &F,
     mut b: FunctionBuilder,
+    list: &mut Vec<VReg>,
 ) -> Result<Function, String> {
     if func.entry_block().index() != 0 {
         return Err(format!(
@@ -306,7 +310,6 @@ fn read_function<F: ra2::Function + ?Sized>(
         }
         Ok(VReg::new(v.vreg(), class(v.class())))
     };
-    let mut list = Vec::new();
     let mut next = 0;
     for k in 0..func.num_blocks() {
         let block = ra2::Block::new(k);
@@ -314,7 +317,7 @@ fn read_function<F: ra2::Function + ?Sized>(
         for &v in func.block_params(block) {
             list.push(raw(v)?);
         }
-        b.block(&list);
+        b.block(list);
         let insts = func.block_insns(block);
         if insts.len() == 0 {
             return Err(format!("block{k} has no instruction"));
@@ -344,7 +347,7 @@ fn read_function<F: ra2::Function + ?Sized>(
                     for &v in func.branch_blockparams(block, i, t) {
                         list.push(raw(v)?);
                     }
-                    b.push_target(allocator::Block::new(s.index()), &list);
+                    b.push_target(allocator::Block::new(s.index()), list);
                 }
                 Opcode::Branch
             } else {

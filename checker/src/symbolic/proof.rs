@@ -111,10 +111,14 @@ pub(super) struct Proof {
     /// `asks[ask_start[b]..ask_start[b + 1]]`.
     asks: Vec<u64>,
     ask_start: Vec<u32>,
-    /// Per block, the facts about its start that must hold, as `asks`.
-    demand: Vec<Vec<u64>>,
-    /// Scratch demands: the one being built, an edge's, the union of the
-    /// successors', the facts moved to other locations.
+    /// Per block, the facts about its start that must hold, as `asks`:
+    /// `store[at[b].0..at[b].1]`. A demand that grows is appended to
+    /// `store` whole, which the next function clears, so that demands
+    /// allocate nothing once the store has grown.
+    demand: Demands,
+    /// Scratch demands: the two halves of the one being built (see
+    /// [`Proof::demand_at_start`]), an edge's, the union of the
+    /// successors'.
     next: Vec<u64>,
     edge: Vec<u64>,
     acc: Vec<u64>,
@@ -430,12 +434,7 @@ impl Proof {
     /// no demand grows, and the entry must be demanded nothing.
     fn search(&mut self, f: &Function, po: &[Block]) -> bool {
         let nb = f.num_blocks();
-        if self.demand.len() < nb {
-            self.demand.resize(nb, Vec::new());
-        }
-        for d in &mut self.demand[..nb] {
-            d.clear();
-        }
+        self.demand.clear(nb);
         self.po_index.clear();
         self.po_index.resize(nb, 0);
         for (k, b) in po.iter().enumerate() {
@@ -460,11 +459,10 @@ impl Proof {
                 if !self.demand_at_start(f, b) {
                     return false;
                 }
-                if self.next != self.demand[b.index()] {
+                if self.demand.grow(b.index(), &self.next, &self.moved) {
                     if b == f.entry_block() {
                         return false;
                     }
-                    std::mem::swap(&mut self.demand[b.index()], &mut self.next);
                     for &p in f.block_preds(b) {
                         self.pending[self.po_index[p.index()] as usize] = true;
                     }
@@ -518,9 +516,11 @@ impl Proof {
         true
     }
 
-    /// Builds in `next` the demand at block `b`'s start from its
-    /// successors' demands and its own uses; false when a fact demanded at
-    /// its end fails there.
+    /// Builds the demand at block `b`'s start from its successors' demands
+    /// and its own uses, as two sets sorted without repeats whose union it
+    /// is: in `next` the facts the block passes through unchanged, in
+    /// `moved` the others (taken to another location, or asked by its own
+    /// uses); false when a fact demanded at its end fails there.
     fn demand_at_start(&mut self, f: &Function, b: Block) -> bool {
         let Proof {
             demand,
@@ -583,6 +583,7 @@ impl Proof {
                 acc.extend_from_slice(from);
                 started = true;
             } else if let Some(s0) = first.take() {
+                acc.clear();
                 merge(&demand[s0], from, acc);
             } else {
                 union_into(acc, from, moved);
@@ -644,12 +645,50 @@ impl Proof {
         moved.extend_from_slice(
             &asks[ask_start[b.index()] as usize..ask_start[b.index() + 1] as usize],
         );
-        if !moved.is_empty() {
-            moved.sort_unstable();
-            moved.dedup();
-            union_into(next, moved, edge);
-        }
+        moved.sort_unstable();
+        moved.dedup();
         true
+    }
+}
+
+/// The demands of a function's blocks, each a range of one store.
+#[derive(Default)]
+struct Demands {
+    store: Vec<u64>,
+    at: Vec<(u32, u32)>,
+}
+
+impl Demands {
+    /// Every one of `nb` blocks demanding nothing.
+    fn clear(&mut self, nb: usize) {
+        self.store.clear();
+        self.at.clear();
+        self.at.resize(nb, (0, 0));
+    }
+
+    /// Makes block `b` demand `a ∪ c` (both sorted without repeats), which
+    /// holds what it demanded (demands only grow); whether that is more.
+    fn grow(&mut self, b: usize, a: &[u64], c: &[u64]) -> bool {
+        let from = self.store.len();
+        merge(a, c, &mut self.store);
+        let (was, new) = (&self[b], &self.store[from..]);
+        debug_assert!(was.iter().all(|x| new.binary_search(x).is_ok()));
+        if new.len() == was.len() {
+            self.store.truncate(from);
+            return false;
+        }
+        self.at[b] = (from as u32, self.store.len() as u32);
+        true
+    }
+}
+
+impl std::ops::Index<usize> for Demands {
+    type Output = [u64];
+
+    #[inline]
+    fn index(&self, b: usize) -> &[u64] {
+        let (from, to) = self.at[b];
+        &self.store[from as usize..to as usize]
     }
 }
 
@@ -675,13 +714,13 @@ fn dedup_sorted(xs: &mut [u64]) -> usize {
 
 /// `a := a ∪ b`, both sorted without repeats; `scratch` is overwritten.
 fn union_into(a: &mut Vec<u64>, b: &[u64], scratch: &mut Vec<u64>) {
+    scratch.clear();
     merge(a, b, scratch);
     std::mem::swap(a, scratch);
 }
 
-/// `out := a ∪ b`, both sorted without repeats.
+/// Appends `a ∪ b` to `out`, both sorted without repeats.
 fn merge(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
-    out.clear();
     out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
