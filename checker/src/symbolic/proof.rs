@@ -42,6 +42,7 @@ use allocator::{
     Allocation, Block, Function, Inst, InstPosition, InstRange, Move, Operand, OperandConstraint,
     OperandPos, Output, PReg, ProgPoint, RegClass, SlotGeometry, VReg,
 };
+use search::Demands;
 
 /// What a location holds, as the last write to it in the block left it: a
 /// vreg (below [`AT_START`]), [`EMPTY`], or `AT_START | cut << CUT | l`,
@@ -72,6 +73,11 @@ const EARLY_DEF: u8 = 1;
 const LATE_USE: u8 = 2;
 const LATE_DEF: u8 = 4;
 
+/// In [`Proof`]'s `entry_alone`: a location some block besides the entry
+/// writes, or none does. No location is this `AT_START` form: locations
+/// are below [`LOCATION`].
+const SHARED: Held = AT_START | LOCATION;
+
 /// No instruction: a parameter's or an undefined vreg's definition.
 const NONE: u32 = u32::MAX;
 
@@ -86,6 +92,8 @@ pub(super) struct Proof {
     /// The stamp of the block being walked; every block of every check
     /// takes a new one.
     now: u32,
+    /// The stamp the entry block took.
+    entry_stamp: u32,
     /// The locations written in the block being walked, each once.
     written: Vec<u32>,
     /// Per vreg: the instruction defining it, or [`NONE`].
@@ -129,6 +137,11 @@ pub(super) struct Proof {
     nslots: usize,
     cut: Option<SlotGeometry>,
     entry: std::ops::Range<u32>,
+    /// Per location: what the entry block leaves in it when no other block
+    /// writes it, else [`SHARED`] (see [`search::settled_by_entry`]); and how many
+    /// facts that settled, either way, in the last search.
+    entry_alone: Vec<Held>,
+    entry_settled: u32,
     /// The blocks in postorder, each block's place in it, and those due.
     dfs: Dfs,
     po: Vec<Block>,
@@ -168,6 +181,7 @@ impl Proof {
             self.stamp.resize(nlocs, 0);
         }
         self.nslots = out.num_spillslots;
+        self.entry_settled = 0;
         let entry = f.block_insts(f.entry_block());
         self.entry = entry.start.0..entry.end.0;
         let n = f.num_vregs();
@@ -270,6 +284,9 @@ impl Proof {
     /// fact, and notes what the block ends with; false when a use fails.
     fn walk(&mut self, f: &Function, out: &Output, b: Block) -> bool {
         self.next_stamp();
+        if b == f.entry_block() {
+            self.entry_stamp = self.now;
+        }
         self.written.clear();
         let range = f.block_insts(b);
         let edits = &out.edits;
@@ -426,270 +443,6 @@ impl Proof {
             h => h == v && d != i.0,
         }
     }
-
-    /// Proves the facts the uses asked about block starts: each block's
-    /// demand (the facts about its start that must hold) is what its own
-    /// uses ask and what its successors demand, taken back through the
-    /// edge's parameters and the block's writes; swept in postorder until
-    /// no demand grows, and the entry must be demanded nothing.
-    fn search(&mut self, f: &Function, po: &[Block]) -> bool {
-        let nb = f.num_blocks();
-        self.demand.clear(nb);
-        self.po_index.clear();
-        self.po_index.resize(nb, 0);
-        for (k, b) in po.iter().enumerate() {
-            self.po_index[b.index()] = k as u32;
-        }
-        self.pending.clear();
-        self.pending.resize(po.len(), true);
-        self.sweep(f, po) && (!self.seed_unread_arguments(f) || self.sweep(f, po))
-    }
-
-    /// Sweeps the blocks in postorder until no demand grows.
-    fn sweep(&mut self, f: &Function, po: &[Block]) -> bool {
-        let mut any = true;
-        while any {
-            any = false;
-            for k in 0..po.len() {
-                if !std::mem::replace(&mut self.pending[k], false) {
-                    continue;
-                }
-                any = true;
-                let b = po[k];
-                if !self.demand_at_start(f, b) {
-                    return false;
-                }
-                if self.demand.grow(b.index(), &self.next, &self.moved) {
-                    if b == f.entry_block() {
-                        return false;
-                    }
-                    for &p in f.block_preds(b) {
-                        self.pending[self.po_index[p.index()] as usize] = true;
-                    }
-                }
-            }
-        }
-        true
-    }
-
-    /// Adds to the asks of each block that passes an argument defined
-    /// elsewhere, to a parameter no fact was asked of, the fact that the
-    /// argument is defined at its start, and marks those blocks due;
-    /// whether there were any. Facts of definition ask nothing of
-    /// parameters, so the parameters asked stay those the search found.
-    fn seed_unread_arguments(&mut self, f: &Function) -> bool {
-        let Proof {
-            far,
-            param_asked,
-            asks,
-            ask_start,
-            edge,
-            moved,
-            pending,
-            po_index,
-            ..
-        } = self;
-        far.retain(|&(_, _, p)| !param_asked[p as usize]);
-        if far.is_empty() {
-            return false;
-        }
-        std::mem::swap(asks, edge);
-        asks.clear();
-        let mut seeds = far.iter().peekable();
-        let mut from = 0;
-        for b in 0..f.num_blocks() {
-            let to = ask_start[b + 1] as usize;
-            asks.extend_from_slice(&edge[from..to]);
-            from = to;
-            moved.clear();
-            while let Some(&(_, v, _)) = seeds.next_if(|s| s.0 as usize == b) {
-                moved.push(((DEFINED as u64) << 32) | v as u64);
-            }
-            if !moved.is_empty() {
-                moved.sort_unstable();
-                moved.dedup();
-                asks.extend_from_slice(moved);
-                pending[po_index[b] as usize] = true;
-            }
-            ask_start[b + 1] = asks.len() as u32;
-        }
-        true
-    }
-
-    /// Builds the demand at block `b`'s start from its successors' demands
-    /// and its own uses, as two sets sorted without repeats whose union it
-    /// is: in `next` the facts the block passes through unchanged, in
-    /// `moved` the others (taken to another location, or asked by its own
-    /// uses); false when a fact demanded at its end fails there.
-    fn demand_at_start(&mut self, f: &Function, b: Block) -> bool {
-        let Proof {
-            demand,
-            next,
-            edge,
-            moved,
-            acc,
-            def_inst,
-            param_at,
-            param_asked,
-            vclass,
-            ends,
-            end_start,
-            asks,
-            ask_start,
-            ..
-        } = self;
-        // The demand at the end: the union of the successors', each
-        // through its edge's parameters. The first successor without
-        // parameters is read in place, and merged with the second.
-        let succs = f.block_succs(b);
-        let mut first = None;
-        let mut started = false;
-        for (t, &s) in succs.iter().enumerate() {
-            if succs[..t].contains(&s) {
-                continue;
-            }
-            let params = f.block_params(s);
-            if !started && params.is_empty() {
-                first = Some(s.index());
-                started = true;
-                continue;
-            }
-            let from: &[u64] = if params.is_empty() {
-                &demand[s.index()]
-            } else {
-                let args = f.branch_args(b, t);
-                edge.clear();
-                let mut sorted = true;
-                for &x in &demand[s.index()] {
-                    let v = x as u32;
-                    let k = param_at[v as usize];
-                    let y = if is_at(params, k, v) {
-                        param_asked[v as usize] = true;
-                        sorted = false;
-                        (x & !0xFFFF_FFFF) | args[k as usize].index() as u64
-                    } else {
-                        x
-                    };
-                    edge.push(y);
-                }
-                if !sorted {
-                    edge.sort_unstable();
-                    edge.dedup();
-                }
-                edge
-            };
-            if !started {
-                acc.clear();
-                acc.extend_from_slice(from);
-                started = true;
-            } else if let Some(s0) = first.take() {
-                acc.clear();
-                merge(&demand[s0], from, acc);
-            } else {
-                union_into(acc, from, moved);
-            }
-        }
-        let at_end: &[u64] = match first {
-            Some(s) => &demand[s],
-            None if started => acc,
-            None => &[],
-        };
-        // Back through the block's writes: a fact about a location the
-        // block leaves alone is one about its start, unless the block
-        // defines the vreg; one about a location it writes is settled by
-        // the write, or moved to the location the write copied.
-        let range = f.block_insts(b);
-        let defined_here =
-            |v: u32| range.start.0 <= def_inst[v as usize] && def_inst[v as usize] < range.end.0;
-        let ends = &ends[end_start[b.index()] as usize..end_start[b.index() + 1] as usize];
-        next.clear();
-        moved.clear();
-        let mut j = 0;
-        for &x in at_end {
-            let (l, v) = ((x >> 32) as u32, x as u32);
-            if l == DEFINED {
-                if !(defined_here(v) || is_at(f.block_params(b), param_at[v as usize], v)) {
-                    next.push(x);
-                }
-                continue;
-            }
-            while j < ends.len() && ((ends[j] >> 32) as u32) < l {
-                j += 1;
-            }
-            let h = match ends.get(j) {
-                Some(&e) if (e >> 32) as u32 == l => e as u32,
-                _ => AT_START | l,
-            };
-            match h {
-                EMPTY => return false,
-                h if h & AT_START != 0 => {
-                    if defined_here(v)
-                        || (h & !(AT_START | LOCATION) != 0 && !uncut(h, vclass[v as usize] as u8))
-                    {
-                        return false;
-                    }
-                    let y = ((h & LOCATION) as u64) << 32 | v as u64;
-                    if y == x {
-                        next.push(y);
-                    } else {
-                        moved.push(y);
-                    }
-                }
-                h => {
-                    if h != v {
-                        return false;
-                    }
-                }
-            }
-        }
-        moved.extend_from_slice(
-            &asks[ask_start[b.index()] as usize..ask_start[b.index() + 1] as usize],
-        );
-        moved.sort_unstable();
-        moved.dedup();
-        true
-    }
-}
-
-/// The demands of a function's blocks, each a range of one store.
-#[derive(Default)]
-struct Demands {
-    store: Vec<u64>,
-    at: Vec<(u32, u32)>,
-}
-
-impl Demands {
-    /// Every one of `nb` blocks demanding nothing.
-    fn clear(&mut self, nb: usize) {
-        self.store.clear();
-        self.at.clear();
-        self.at.resize(nb, (0, 0));
-    }
-
-    /// Makes block `b` demand `a ∪ c` (both sorted without repeats), which
-    /// holds what it demanded (demands only grow); whether that is more.
-    fn grow(&mut self, b: usize, a: &[u64], c: &[u64]) -> bool {
-        let from = self.store.len();
-        merge(a, c, &mut self.store);
-        let (was, new) = (&self[b], &self.store[from..]);
-        debug_assert!(was.iter().all(|x| new.binary_search(x).is_ok()));
-        if new.len() == was.len() {
-            self.store.truncate(from);
-            return false;
-        }
-        self.at[b] = (from as u32, self.store.len() as u32);
-        true
-    }
-}
-
-impl std::ops::Index<usize> for Demands {
-    type Output = [u64];
-
-    #[inline]
-    fn index(&self, b: usize) -> &[u64] {
-        let (from, to) = self.at[b];
-        &self.store[from as usize..to as usize]
-    }
 }
 
 /// Whether `params[k]` is vreg `v`.
@@ -712,26 +465,6 @@ fn dedup_sorted(xs: &mut [u64]) -> usize {
     n
 }
 
-/// `a := a ∪ b`, both sorted without repeats; `scratch` is overwritten.
-fn union_into(a: &mut Vec<u64>, b: &[u64], scratch: &mut Vec<u64>) {
-    scratch.clear();
-    merge(a, b, scratch);
-    std::mem::swap(a, scratch);
-}
-
-/// Appends `a ∪ b` to `out`, both sorted without repeats.
-fn merge(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
-    out.reserve(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        out.push(x.min(y));
-        i += (x <= y) as usize;
-        j += (y <= x) as usize;
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-}
-
+mod search;
 #[cfg(test)]
 mod tests;
