@@ -99,7 +99,6 @@ fn clean(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output) -> Option<
         let ops = f.inst_operands(i);
         let allocs = out.inst_allocs(f, i);
         let clobbers = f.inst_clobbers(i);
-        let mut shared = false;
         for (k, (&op, &a)) in ops.iter().zip(allocs).enumerate() {
             let c = op.constraint();
             let ok = match a {
@@ -137,10 +136,11 @@ fn clean(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output) -> Option<
             if !ok {
                 return None;
             }
-            shared |= allocs[..k].contains(&a);
-        }
-        if shared && interferes(ops, allocs) {
-            return None;
+            for k1 in 0..k {
+                if allocs[k1] == a && interfere(ops, allocs, k1, k) {
+                    return None;
+                }
+            }
         }
     }
     let mut last = None;
@@ -176,12 +176,6 @@ fn clean(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output) -> Option<
         }
     }
     Some(wide_in_slots)
-}
-
-/// Whether two of an instruction's operands share a location where
-/// [`every_finding`] reports their interference.
-fn interferes(ops: &[Operand], allocs: &[Allocation]) -> bool {
-    (0..ops.len()).any(|k2| (0..k2).any(|k1| interfere(ops, allocs, k1, k2)))
 }
 
 /// Whether operands `k1` and `k2` (`k1 < k2`) of one instruction share a
