@@ -42,7 +42,7 @@ use allocator::{
     Allocation, Block, Function, Inst, InstPosition, InstRange, Move, Operand, OperandConstraint,
     OperandPos, Output, PReg, ProgPoint, RegClass, SlotGeometry, VReg,
 };
-use search::Demands;
+use demands::Demands;
 
 /// What a location holds, as the last write to it in the block left it: a
 /// vreg (below [`AT_START`]), [`EMPTY`], or `AT_START | cut << CUT | l`,
@@ -465,6 +465,7 @@ fn dedup_sorted(xs: &mut [u64]) -> usize {
     n
 }
 
+mod demands;
 mod search;
 #[cfg(test)]
 mod tests;
