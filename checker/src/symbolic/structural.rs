@@ -95,10 +95,7 @@ fn clean(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output) -> Option<
     let nslots = out.num_spillslots;
     let mut wide_in_slots = false;
     let (mut fixed, mut nonalloc) = (PRegSet::empty(), PRegSet::empty());
-    for i in f.insts() {
-        let ops = f.inst_operands(i);
-        let allocs = out.inst_allocs(f, i);
-        let clobbers = f.inst_clobbers(i);
+    for (ops, allocs, clobbers) in instructions(f, out) {
         for (k, (&op, &a)) in ops.iter().zip(allocs).enumerate() {
             let c = op.constraint();
             let ok = match a {
@@ -178,6 +175,21 @@ fn clean(f: &Function, env: &MachineEnv, roles: &Roles, out: &Output) -> Option<
     Some(wide_in_slots)
 }
 
+/// Each instruction's operands, their allocations and its clobbers, in
+/// program order.
+fn instructions<'a>(
+    f: &'a Function,
+    out: &'a Output,
+) -> impl Iterator<Item = (&'a [Operand], &'a [Allocation], &'a [PReg])> + 'a {
+    f.insts().map(move |i| {
+        (
+            f.inst_operands(i),
+            out.inst_allocs(f, i),
+            f.inst_clobbers(i),
+        )
+    })
+}
+
 /// Whether operands `k1` and `k2` (`k1 < k2`) of one instruction share a
 /// location while one is written and the other still needs its value.
 fn interfere(ops: &[Operand], allocs: &[Allocation], k1: usize, k2: usize) -> bool {
@@ -228,10 +240,7 @@ fn every_finding(
     };
     // Registers that `fixed` and `nonalloc` operands name.
     let (mut fixed, mut nonalloc) = (PRegSet::empty(), PRegSet::empty());
-    for i in f.insts() {
-        let ops = f.inst_operands(i);
-        let allocs = out.inst_allocs(f, i);
-        let clobbers = f.inst_clobbers(i);
+    for (i, (ops, allocs, clobbers)) in f.insts().zip(instructions(f, out)) {
         for (k, (&op, &a)) in ops.iter().zip(allocs).enumerate() {
             match op.constraint() {
                 OperandConstraint::FixedReg(r) => fixed.insert(r),
