@@ -27,6 +27,11 @@
 //! predecessor's end): then that it is defined, wherever it is, is asked at
 //! the passing block's start, and a second sweep settles those.
 //!
+//! A fact about a location that only the entry writes, of a vreg that is
+//! no block's parameter, needs no search: every path to its point leaves
+//! the entry and writes the location no more, so it holds exactly when the
+//! entry leaves that vreg there (`settled_by_entry` in [`search`]).
+//!
 //! The proof says yes or gives up: on a fact that fails, and on a reused
 //! input sharing its location with another use (the dataflow knows whether
 //! the location holds both) or a block the entry does not reach. Its yes
