@@ -23,38 +23,41 @@ impl Proof {
         }
         self.pending.clear();
         self.pending.resize(po.len(), true);
-        if nb == 1 {
-            // No block besides the entry for it to settle facts of.
-            return self.sweep(f, po) && (!self.seed_unread_arguments(f) || self.sweep(f, po));
+        // The entry settles the facts of other blocks: a function of one
+        // block has none.
+        let settles = nb > 1;
+        if settles {
+            self.note_entry_alone(f);
         }
-        let entry = f.entry_block().index();
-        let entry_ends = self.end_start[entry] as usize..self.end_start[entry + 1] as usize;
-        self.note_entry_alone(f);
-        let proved = self.settle_asks_by_entry(f)
+        let proved = (!settles || self.settle_asks_by_entry(f))
             && self.sweep(f, po)
             && (!self.seed_unread_arguments(f) || self.sweep(f, po));
-        for &e in &self.ends[entry_ends] {
-            self.entry_alone[(e >> 32) as usize] = SHARED;
+        if settles {
+            for &e in &self.ends[self.end_range(f.entry_block())] {
+                self.entry_alone[(e >> 32) as usize] = SHARED;
+            }
         }
         proved
     }
 
+    /// Where in `ends` what block `b` ends with lies.
+    fn end_range(&self, b: Block) -> std::ops::Range<usize> {
+        self.end_start[b.index()] as usize..self.end_start[b.index() + 1] as usize
+    }
+
     /// Notes in `entry_alone` what the entry leaves in each location that
     /// no other block writes; every other location stays [`SHARED`], as
-    /// `search` leaves them all. The blocks are walked in order, so when
-    /// the entry is the first, a location the entry writes that no other
-    /// block does still has the entry's stamp.
+    /// `search` leaves them all. The blocks are walked in order and the
+    /// entry is block 0, the first, so a location the entry writes that no
+    /// other block does still has the entry's stamp.
     fn note_entry_alone(&mut self, f: &Function) {
         let nlocs = PReg::NUM_INDEX + self.nslots;
         if self.entry_alone.len() < nlocs {
             debug_assert!(nlocs <= LOCATION as usize);
             self.entry_alone.resize(nlocs, SHARED);
         }
-        let entry = f.entry_block().index();
-        if entry != 0 {
-            return;
-        }
-        for &e in &self.ends[self.end_start[entry] as usize..self.end_start[entry + 1] as usize] {
+        debug_assert_eq!(f.entry_block().index(), 0);
+        for &e in &self.ends[self.end_range(f.entry_block())] {
             let l = (e >> 32) as usize;
             if self.stamp[l] == self.entry_stamp {
                 self.entry_alone[l] = e as u32;
@@ -71,18 +74,18 @@ impl Proof {
             let to = self.ask_start[b + 1] as usize;
             for k in from..to {
                 let x = self.asks[k];
-                match (b != entry)
-                    .then(|| {
-                        settled_by_entry(
-                            &self.entry_alone,
-                            &self.def_inst,
-                            &self.param_at,
-                            &self.entry,
-                            x,
-                        )
-                    })
-                    .flatten()
-                {
+                let settled = if b == entry {
+                    None
+                } else {
+                    settled_by_entry(
+                        &self.entry_alone,
+                        &self.def_inst,
+                        &self.param_at,
+                        &self.entry,
+                        x,
+                    )
+                };
+                match settled {
                     Some(true) => self.entry_settled += 1,
                     Some(false) => {
                         self.entry_settled += 1;
@@ -199,8 +202,9 @@ impl Proof {
         } = self;
         // A fact about a location only the entry writes is settled at once
         // in any other block.
+        let at_entry = b == f.entry_block();
         let settled = |x: u64| {
-            if b == f.entry_block() {
+            if at_entry {
                 return None;
             }
             settled_by_entry(entry_alone, def_inst, param_at, entry, x)
