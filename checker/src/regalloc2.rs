@@ -336,8 +336,11 @@ fn read_function<F: ra2::Function + ?Sized>(
                     None => operand_of(op, raw(op.vreg())?)?,
                 });
             }
-            for r in func.inst_clobbers(i) {
-                b.push_clobber(preg(r));
+            let clobbers = func.inst_clobbers(i);
+            if clobbers != ra2::PRegSet::empty() {
+                for r in clobbers {
+                    b.push_clobber(preg(r));
+                }
             }
             let opcode = if func.is_ret(i) {
                 Opcode::Ret

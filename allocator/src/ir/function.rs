@@ -360,8 +360,6 @@ impl fmt::Display for BuildError {
 #[derive(Default)]
 pub struct FunctionBuilder {
     f: Function,
-    /// `(inst, target index)` of every target, to check block indices.
-    pending: Vec<(Inst, usize)>,
 }
 
 impl FunctionBuilder {
@@ -379,7 +377,6 @@ impl FunctionBuilder {
         b.f.operands.reserve(operands);
         b.f.succs.reserve(2 * blocks);
         b.f.targets.reserve(2 * blocks);
-        b.pending.reserve(2 * blocks);
         b
     }
 
@@ -408,10 +405,7 @@ impl FunctionBuilder {
         f.clobbers.clear();
         f.targets.clear();
         f.branch_args.clear();
-        FunctionBuilder {
-            f,
-            pending: Vec::new(),
-        }
+        FunctionBuilder { f }
     }
 
     #[inline]
@@ -492,8 +486,6 @@ impl FunctionBuilder {
     /// assembled.
     #[inline]
     pub fn push_target(&mut self, block: Block, args: &[VReg]) {
-        let t0 = self.open_starts().2;
-        let k = self.f.targets.len() - t0 as usize;
         let a0 = self.f.branch_args.len() as u32;
         for &v in args {
             self.note_vreg(v);
@@ -503,7 +495,6 @@ impl FunctionBuilder {
             block,
             args: (a0, self.f.branch_args.len() as u32),
         });
-        self.pending.push((Inst::new(self.f.insts.len()), k));
     }
 
     /// Closes the instruction assembled by the `push_` methods since the last
@@ -540,15 +531,8 @@ impl FunctionBuilder {
     pub fn finish(self) -> Result<Function, BuildError> {
         let mut f = self.f;
         let nb = f.blocks.len();
-        for &(inst, k) in &self.pending {
-            let (block, _) = f.target(inst, k);
-            if block.index() >= nb {
-                return Err(BuildError::NoSuchBlock {
-                    inst,
-                    target: k,
-                    block,
-                });
-            }
+        if f.targets.iter().any(|t| t.block.index() >= nb) {
+            return Err(no_such_block(&f));
         }
         if f.num_vregs > VReg::MAX_INDEX + 1 {
             return Err(BuildError::TooManyVRegs);
@@ -590,6 +574,24 @@ impl FunctionBuilder {
         }
         Ok(f)
     }
+}
+
+/// The first target of `f` naming a block it does not have, as the error
+/// [`FunctionBuilder::finish`] reports.
+#[cold]
+fn no_such_block(f: &Function) -> BuildError {
+    let nb = f.blocks.len();
+    f.insts()
+        .flat_map(|inst| (0..f.num_targets(inst)).map(move |k| (inst, k)))
+        .find_map(|(inst, k)| {
+            let (block, _) = f.target(inst, k);
+            (block.index() >= nb).then_some(BuildError::NoSuchBlock {
+                inst,
+                target: k,
+                block,
+            })
+        })
+        .expect("a target outside every instruction: one was not ended")
 }
 
 #[cfg(test)]

@@ -354,8 +354,7 @@ fn validate_function(
             dense::insert(mentioned, v.index());
         }
         if defs.sites[v.index()] != DefTable::NONE {
-            let first = defs.get(f, v).describe();
-            ssa.push(err(at, format!("{v} is defined twice (first {first})")));
+            ssa.push(defined_twice(f, defs, v, at));
         } else {
             defs.sites[v.index()] = packed;
             defs.classes[v.index()] = v.class();
@@ -431,6 +430,13 @@ fn validate_function(
     }
     errs.append(&mut ssa);
     errs.append(&mut operands);
+}
+
+/// The error for a second definition of `v`, at `at`.
+#[cold]
+fn defined_twice(f: &Function, defs: &DefTable, v: VReg, at: Site) -> ValidationError {
+    let first = defs.get(f, v).describe();
+    err(at, format!("{v} is defined twice (first {first})"))
 }
 
 /// Terminators: every block ends with exactly one `branch` or `ret`;
