@@ -99,8 +99,14 @@ pub(super) struct Proof {
     now: u32,
     /// The stamp the entry block took.
     entry_stamp: u32,
-    /// The locations written in the block being walked, each once.
+    /// The locations written in the block being walked, each once: the
+    /// registers as a bit set over their indices, which reads them back in
+    /// order with no sort, and the slots as a list.
+    written_regs: [u64; 3],
     written: Vec<u32>,
+    /// The first edit at or after the block being walked: blocks are walked
+    /// in order, and hold the instructions in order.
+    next_edit: usize,
     /// Per vreg: the instruction defining it, or [`NONE`].
     def_inst: Vec<u32>,
     /// Per vreg: its index among its block's parameters, or [`NONE`].
@@ -206,6 +212,7 @@ impl Proof {
         self.ask_start.clear();
         self.ask_start.push(0);
         self.far.clear();
+        self.next_edit = 0;
         self.param_asked.clear();
         self.param_asked.resize(n, false);
     }
@@ -233,7 +240,10 @@ impl Proof {
     fn write(&mut self, l: u32, h: Held, class: u8) {
         if self.stamp[l as usize] != self.now {
             self.stamp[l as usize] = self.now;
-            self.written.push(l);
+            match self.written_regs.get_mut(l as usize >> 6) {
+                Some(w) => *w |= 1 << (l & 63),
+                None => self.written.push(l),
+            }
         }
         self.held[l as usize] = h;
         self.class[l as usize] = class;
@@ -292,10 +302,12 @@ impl Proof {
         if b == f.entry_block() {
             self.entry_stamp = self.now;
         }
+        self.written_regs = [0; 3];
         self.written.clear();
         let range = f.block_insts(b);
         let edits = &out.edits;
-        let mut e = edits.partition_point(|&(p, _)| p.inst() < range.start);
+        let mut e = self.next_edit;
+        debug_assert_eq!(e, edits.partition_point(|&(p, _)| p.inst() < range.start));
         for i in range.iter() {
             while e < edits.len() && edits[e].0 == ProgPoint::before(i) {
                 self.edit(edits[e].1);
@@ -377,6 +389,14 @@ impl Proof {
                 {
                     self.far.push((b.0, v, params[k].index() as u32));
                 }
+            }
+        }
+        self.next_edit = e;
+        for (k, w) in self.written_regs.iter_mut().enumerate() {
+            while *w != 0 {
+                let l = k * 64 + w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                self.ends.push((l as u64) << 32 | self.held[l] as u64);
             }
         }
         sort_small(&mut self.written);
