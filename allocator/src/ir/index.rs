@@ -26,10 +26,19 @@ impl RegClass {
         self as usize
     }
 
-    /// The class with dense index `i`; `i` must be below 3.
+    /// The class with dense index `i`; `i` must be below 3 (checked in
+    /// debug builds). Operands and registers keep their class in two bits,
+    /// which index a table of four with no bounds check.
     #[inline]
     pub fn from_index(i: usize) -> RegClass {
-        RegClass::ALL[i]
+        const BY_TWO_BITS: [RegClass; 4] = [
+            RegClass::Int,
+            RegClass::Float,
+            RegClass::Vector,
+            RegClass::Vector,
+        ];
+        debug_assert!(i < 3, "class index {i}");
+        BY_TWO_BITS[i & 3]
     }
 
     /// The one-letter suffix of the text format (`i`, `f`, `v`).
