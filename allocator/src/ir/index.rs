@@ -234,13 +234,15 @@ impl fmt::Debug for PReg {
     }
 }
 
-/// A set of physical registers over all classes: 192 bits.
+/// A set of physical registers over all classes: 192 bits, one word per
+/// class, and a fourth word, always empty, so that a register's word
+/// (its byte's top two bits) is found with no bounds check.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct PRegSet([u64; 3]);
+pub struct PRegSet([u64; 4]);
 
 impl PRegSet {
     pub const fn empty() -> PRegSet {
-        PRegSet([0; 3])
+        PRegSet([0; 4])
     }
 
     #[inline]
@@ -265,7 +267,7 @@ impl PRegSet {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 3]
+        self.0 == [0; 4]
     }
 
     pub fn len(&self) -> usize {
@@ -285,8 +287,8 @@ impl PRegSet {
     /// The set holding, per class, the registers whose hardware numbers are
     /// set in that class's mask (the inverse of [`PRegSet::class_mask`]).
     #[inline]
-    pub fn from_class_masks(masks: [u64; 3]) -> PRegSet {
-        PRegSet(masks)
+    pub fn from_class_masks([int, float, vector]: [u64; 3]) -> PRegSet {
+        PRegSet([int, float, vector, 0])
     }
 
     /// The registers of one class, as a 64-bit mask over hardware numbers.
@@ -298,7 +300,7 @@ impl PRegSet {
     /// Every class's mask, indexed by [`RegClass::index`].
     #[inline]
     pub fn class_masks(&self) -> [u64; 3] {
-        self.0
+        [self.0[0], self.0[1], self.0[2]]
     }
 
     /// Iterates in dense-index order (class, then hardware number).
