@@ -467,3 +467,50 @@ end
     );
     assert_eq!(judge(&early_copy), (false, 1, true));
 }
+
+/// A walk that fails part-way through a block leaves nothing to the next
+/// function a kept checker proves: the registers it wrote are not taken
+/// for ones the next function's blocks wrote.
+#[test]
+fn a_kept_checker_forgets_the_registers_a_failed_walk_wrote() {
+    // The walk fails at inst2 (p0i holds v0i, not v1i), having written
+    // p0i and p1i.
+    let failed = format!(
+        "{MACHINE}function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: op def:v1i:reg
+    inst2: ret use:v1i:reg
+end
+allocation
+  spillslots 0
+  inst0: p0i
+  inst1: p1i
+  inst2: p0i
+end
+"
+    );
+    // v0i is never in p0i, where block1 reads it; a p0i left over from the
+    // failed walk, holding vreg 0, would prove the read.
+    let wrong = format!(
+        "{MACHINE}function
+  block0:
+    inst0: op def:v0i:reg
+    inst1: branch -> block1()
+  block1:
+    inst2: ret use:v0i:reg
+end
+allocation
+  spillslots 0
+  inst0: p1i
+  inst2: p0i
+end
+"
+    );
+    let mut c = Checker::default();
+    for (text, wrong_uses) in [(&failed, 1), (&wrong, 1)] {
+        let (case, _) = parse(text.as_bytes()).unwrap();
+        let errs = c.check(&case.func, &case.machine, case.output.as_ref().unwrap());
+        assert_eq!((c.proved(), errs.len()), (false, wrong_uses), "{text}");
+    }
+}
