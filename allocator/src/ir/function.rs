@@ -531,8 +531,8 @@ impl FunctionBuilder {
     pub fn finish(self) -> Result<Function, BuildError> {
         let mut f = self.f;
         let nb = f.blocks.len();
-        if f.targets.iter().any(|t| t.block.index() >= nb) {
-            return Err(no_such_block(&f));
+        if let Some(e) = no_such_block(&f) {
+            return Err(e);
         }
         if f.num_vregs > VReg::MAX_INDEX + 1 {
             return Err(BuildError::TooManyVRegs);
@@ -577,21 +577,22 @@ impl FunctionBuilder {
 }
 
 /// The first target of `f` naming a block it does not have, as the error
-/// [`FunctionBuilder::finish`] reports.
-#[cold]
-fn no_such_block(f: &Function) -> BuildError {
+/// [`FunctionBuilder::finish`] reports: found among all targets at once,
+/// and only then its instruction (the one still open, if no finished one
+/// holds it).
+fn no_such_block(f: &Function) -> Option<BuildError> {
     let nb = f.blocks.len();
-    f.insts()
-        .flat_map(|inst| (0..f.num_targets(inst)).map(move |k| (inst, k)))
-        .find_map(|(inst, k)| {
-            let (block, _) = f.target(inst, k);
-            (block.index() >= nb).then_some(BuildError::NoSuchBlock {
-                inst,
-                target: k,
-                block,
-            })
-        })
-        .expect("a target outside every instruction: one was not ended")
+    let t = f.targets.iter().position(|t| t.block.index() >= nb)?;
+    let i = f.insts.partition_point(|d| d.targets.1 as usize <= t);
+    let first = match f.insts.get(i) {
+        Some(d) => d.targets.0,
+        None => f.insts.last().map_or(0, |d| d.targets.1),
+    };
+    Some(BuildError::NoSuchBlock {
+        inst: Inst::new(i),
+        target: t - first as usize,
+        block: f.targets[t].block,
+    })
 }
 
 #[cfg(test)]
@@ -734,6 +735,42 @@ mod tests {
         assert_eq!(streamed.num_vregs(), 8);
         assert_eq!(streamed.inst_operand_range(Inst(2)), 2..3);
         assert_eq!(streamed.target(Inst(1), 1), (Block(0), &[] as &[VReg]));
+    }
+
+    /// The first target naming a missing block is found among all targets,
+    /// then named by its instruction and its index there: past earlier
+    /// instructions' targets, and in an instruction not yet ended.
+    #[test]
+    fn a_missing_block_is_named_by_its_instruction_and_target() {
+        let mut b = FunctionBuilder::new();
+        b.block(&[]);
+        b.inst(
+            Opcode::Branch,
+            &[],
+            &[],
+            &[(Block(0), &[]), (Block(0), &[])],
+        );
+        b.inst(Opcode::Op, &[], &[], &[]);
+        b.inst(
+            Opcode::Branch,
+            &[],
+            &[],
+            &[(Block(0), &[]), (Block(9), &[]), (Block(8), &[])],
+        );
+        let bad = |inst, target, block| {
+            Err(BuildError::NoSuchBlock {
+                inst: Inst(inst),
+                target,
+                block: Block(block),
+            })
+        };
+        assert_eq!(b.finish(), bad(2, 1, 9));
+        let mut open = FunctionBuilder::new();
+        open.block(&[]);
+        open.inst(Opcode::Branch, &[], &[], &[(Block(0), &[])]);
+        open.push_target(Block(0), &[]);
+        open.push_target(Block(3), &[]);
+        assert_eq!(open.finish(), bad(1, 1, 3));
     }
 
     #[test]
