@@ -45,7 +45,7 @@ use super::boundary::{location_key, sort_small};
 use allocator::analysis::cfg::Dfs;
 use allocator::{
     Allocation, Block, Function, Inst, InstPosition, InstRange, Move, Operand, OperandConstraint,
-    OperandPos, Output, PReg, ProgPoint, RegClass, SlotGeometry, VReg,
+    OperandPos, Output, PReg, PRegSet, ProgPoint, RegClass, SlotGeometry, VReg,
 };
 use demands::Demands;
 
@@ -100,9 +100,9 @@ pub(super) struct Proof {
     /// The stamp the entry block took.
     entry_stamp: u32,
     /// The locations written in the block being walked, each once: the
-    /// registers as a bit set over their indices, which reads them back in
-    /// order with no sort, and the slots as a list.
-    written_regs: [u64; 3],
+    /// registers as a set, which yields them in order with no sort, and
+    /// the slots as a list.
+    written_regs: PRegSet,
     written: Vec<u32>,
     /// The first edit at or after the block being walked: blocks are walked
     /// in order, and hold the instructions in order.
@@ -240,9 +240,10 @@ impl Proof {
     fn write(&mut self, l: u32, h: Held, class: u8) {
         if self.stamp[l as usize] != self.now {
             self.stamp[l as usize] = self.now;
-            match self.written_regs.get_mut(l as usize >> 6) {
-                Some(w) => *w |= 1 << (l & 63),
-                None => self.written.push(l),
+            if (l as usize) < PReg::NUM_INDEX {
+                self.written_regs.insert(PReg::from_index(l as usize));
+            } else {
+                self.written.push(l);
             }
         }
         self.held[l as usize] = h;
@@ -302,7 +303,7 @@ impl Proof {
         if b == f.entry_block() {
             self.entry_stamp = self.now;
         }
-        self.written_regs = [0; 3];
+        self.written_regs = PRegSet::empty();
         self.written.clear();
         let range = f.block_insts(b);
         let edits = &out.edits;
@@ -392,12 +393,9 @@ impl Proof {
             }
         }
         self.next_edit = e;
-        for (k, w) in self.written_regs.iter_mut().enumerate() {
-            while *w != 0 {
-                let l = k * 64 + w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                self.ends.push((l as u64) << 32 | self.held[l] as u64);
-            }
+        for r in self.written_regs.iter() {
+            let l = r.index();
+            self.ends.push((l as u64) << 32 | self.held[l] as u64);
         }
         sort_small(&mut self.written);
         for &l in &self.written {
